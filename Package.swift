@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "simrun",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "simrun", targets: ["simrun"]),
+        .library(name: "SimRunKit", targets: ["SimRunKit"]),
+        .library(name: "SimCore", targets: ["SimCore"]),
+        .library(name: "SimModels", targets: ["SimModels"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        .target(name: "SimCore"),
+        .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
+        .target(name: "SimModels", dependencies: ["SimCore"]),
+        .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
+        .target(
+            name: "SimRunKit",
+            dependencies: [
+                "SimCore", "SimTrace", "SimScenarios",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "simrun", dependencies: ["SimRunKit"]),
+
+        .target(name: "SimTestSupport", dependencies: ["SimCore"], path: "Tests/SimTestSupport"),
+        .testTarget(name: "SimCoreTests", dependencies: ["SimCore", "SimTestSupport"]),
+        .testTarget(name: "SimTraceTests", dependencies: ["SimTrace", "SimCore", "SimTestSupport"]),
+        .testTarget(name: "SimModelsTests", dependencies: ["SimModels", "SimCore", "SimTestSupport"]),
+        .testTarget(
+            name: "SimScenariosTests",
+            dependencies: ["SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
+            name: "SimRunKitTests",
+            dependencies: ["SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
+        ),
+        .testTarget(
+            name: "TraceRegressionTests",
+            dependencies: ["SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,55 @@
+/// A task executor whose jobs join the simulation's ready set on one lane, so async/await code runs
+/// in the seeded order and is recorded like any job.
+///
+/// Tasks started with `Task(name:executorPreference:)` or inside `withTaskExecutorPreference` enqueue
+/// here, resume here after a continuation or a yield, and default actors they call follow the
+/// preference. `@MainActor` code does not: models use a simulated `main` lane instead.
+public final class SimTaskExecutor: TaskExecutor, @unchecked Sendable {
+    unowned let simulation: Simulation
+    public let lane: LaneID
+    let label: Symbol
+
+    init(simulation: Simulation, lane: LaneID, label: Symbol) {
+        self.simulation = simulation
+        self.lane = lane
+        self.label = label
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unownedJob = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        simulation.post(lane, label) {
+            unownedJob.runSynchronously(on: executor)
+        }
+    }
+}
+
+extension Simulation {
+    /// An executor whose jobs run on the lane `name` (for `withTaskExecutorPreference`).
+    public func executor(lane name: String, label: String = "task") -> SimTaskExecutor {
+        SimTaskExecutor(simulation: self, lane: lane(name), label: symbols.intern(label))
+    }
+
+    /// Starts an async task in the simulation, on a lane of its own named after it (`name`, then
+    /// `name#2`, … for later tasks of the same name). A task still suspended when the run goes quiet
+    /// is reported as pending work.
+    @discardableResult
+    public func spawn(_ name: String, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        let seen = (taskLaneCounts[name] ?? 0) + 1
+        taskLaneCounts[name] = seen
+        let laneName = seen == 1 ? name : "\(name)#\(seen)"
+        let executor = executor(lane: laneName)
+        nextTaskNumber += 1
+        let number = nextTaskNumber
+        liveTasks[number] = laneName
+        emit("task.spawn", laneName)
+        return Task(name: laneName, executorPreference: executor) {
+            await body()
+            self.liveTasks[number] = nil
+            self.emit("task.end", laneName)
+        }
+    }
+
+    /// Async tasks started with `spawn` that have not finished.
+    public var liveTaskCount: Int { liveTasks.count }
+}

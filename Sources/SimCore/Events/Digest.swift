@@ -1,0 +1,54 @@
+/// FNV-1a (64-bit) over the content of events: two runs with the same digest recorded the same
+/// events. Symbols contribute their text's hash, not their number.
+public struct Digest: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline var storedValue: UInt64 = 0xCBF2_9CE4_8422_2325
+    public var value: UInt64 { storedValue }
+
+    public init() {}
+    public init(value: UInt64) { storedValue = value }
+
+    @inlinable
+    public mutating func mix(_ word: UInt64) {
+        var v = storedValue
+        var w = word
+        for _ in 0..<8 {
+            v ^= w & 0xFF
+            v = v &* 0x0000_0100_0000_01B3
+            w >>= 8
+        }
+        storedValue = v
+    }
+
+    public static func hash(text: String) -> UInt64 {
+        var d = Digest()
+        for byte in text.utf8 {
+            d.storedValue ^= UInt64(byte)
+            d.storedValue = d.storedValue &* 0x0000_0100_0000_01B3
+        }
+        return d.value
+    }
+
+    /// Mixes one event in; `symbolHash` gives each symbol's text hash.
+    @inlinable
+    public mutating func mix(_ event: Event, symbolHash: (Symbol) -> UInt64) {
+        mix(event.seq)
+        mix(UInt64(bitPattern: event.time))
+        mix(symbolHash(event.lane))
+        mix(symbolHash(event.kind))
+        mix(symbolHash(event.subject))
+        mix(event.cause)
+        for field in event.fields {
+            mix(symbolHash(field.key))
+            switch field.value {
+            case .int(let v): mix(1); mix(UInt64(bitPattern: v))
+            case .symbol(let s): mix(2); mix(symbolHash(s))
+            case .bool(let b): mix(3); mix(b ? 1 : 0)
+            }
+        }
+    }
+
+    public var description: String {
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex
+    }
+}

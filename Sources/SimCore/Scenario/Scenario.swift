@@ -1,0 +1,45 @@
+/// A runnable situation: it sets up models, posts the first jobs and states its oracles on a fresh
+/// simulation. Variants (`buggy`, `fixed`, …) share the set-up and differ in one decision of the code.
+public struct Scenario: Sendable {
+    public var name: String
+    public var summary: String
+    public var variants: [Variant]
+    public var limits: RunLimits
+    /// Builds one run: models, first jobs, oracles.
+    public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
+
+    public struct Variant: Sendable, Hashable {
+        public var name: String
+        public var summary: String
+        public init(_ name: String, _ summary: String) {
+            self.name = name
+            self.summary = summary
+        }
+    }
+
+    public init(
+        name: String, summary: String, variants: [Variant], limits: RunLimits = .standard,
+        setUp: @escaping @Sendable (_ simulation: Simulation, _ variant: String) -> Void
+    ) {
+        precondition(!variants.isEmpty, "a scenario needs at least one variant")
+        self.name = name
+        self.summary = summary
+        self.variants = variants
+        self.limits = limits
+        self.setUp = setUp
+    }
+
+    public var defaultVariant: String { variants[0].name }
+
+    public func hasVariant(_ name: String) -> Bool { variants.contains { $0.name == name } }
+
+    /// Runs one schedule of `variant` with `strategy` from `seed`, recording into `sink`.
+    public func run(
+        variant: String, seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink(),
+        limits: RunLimits? = nil
+    ) -> RunResult {
+        let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
+        setUp(simulation, variant)
+        return simulation.run()
+    }
+}

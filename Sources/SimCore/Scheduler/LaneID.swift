@@ -1,0 +1,22 @@
+/// A serial lane of the simulation: jobs posted to it run one at a time in FIFO order.
+public struct LaneID: Hashable, Sendable {
+    /// Position in the simulation's lane table.
+    public let index: Int32
+    /// The lane's name (e.g. `main`, `microtask`, `task.search`).
+    public let name: Symbol
+}
+
+/// The stable identity of a job across runs and code changes: lane, label and ordinal.
+public struct JobKey: Hashable, Sendable, CustomStringConvertible {
+    public var lane: String
+    public var label: String
+    public var ordinal: UInt32
+
+    public init(lane: String, label: String, ordinal: UInt32) {
+        self.lane = lane
+        self.label = label
+        self.ordinal = ordinal
+    }
+
+    public var description: String { "\(lane)/\(label)#\(ordinal)" }
+}

@@ -1,0 +1,78 @@
+/// A timer that can still be cancelled.
+public struct TimerHandle: Hashable, Sendable {
+    public let id: UInt64
+}
+
+extension Simulation {
+    /// Runs `body` on `lane` when the virtual clock reaches `deadline` (nanoseconds). Timers due at the
+    /// same instant are a choice of the strategy, like any ready job.
+    @discardableResult
+    public func schedule(
+        at deadline: Int64, on lane: LaneID? = nil, _ label: String, _ body: @escaping () -> Void
+    ) -> TimerHandle {
+        let laneID = lane ?? currentLane ?? self.lane("timer")
+        let labelSymbol = symbols.intern(label)
+        let ordinal = nextOrdinal(lane: laneID.index, label: labelSymbol)
+        nextSeq += 1
+        let id = nextTimerID
+        nextTimerID += 1
+        let job = Job(body: body, label: labelSymbol, ordinal: ordinal, seq: nextSeq, cause: eventCount)
+        let timer = PendingTimer(deadline: max(deadline, now), id: id, lane: laneID.index, job: job)
+        if timer.deadline <= now { due.append(timer) } else { timers.insert(timer) }
+        return TimerHandle(id: id)
+    }
+
+    /// Runs `body` after `delay` of virtual time.
+    @discardableResult
+    public func after(_ delay: Duration, on lane: LaneID? = nil, _ label: String, _ body: @escaping () -> Void)
+        -> TimerHandle
+    {
+        schedule(at: now &+ delay.nanosecondsClamped, on: lane, label, body)
+    }
+
+    /// Cancels a timer that has not fired; cancelling a fired or cancelled timer does nothing.
+    public func cancel(_ timer: TimerHandle) {
+        if let slot = due.firstIndex(where: { $0.id == timer.id }) {
+            due.remove(at: slot)
+        } else {
+            cancelledTimers.insert(timer.id)
+        }
+    }
+
+    /// Timers not yet fired (cancelled ones may still be counted until their deadline passes).
+    public var pendingTimerCount: Int { timers.count + due.count - cancelledTimers.count }
+
+    /// Moves the clock to the next deadline and makes every timer due then ready. False when none is left.
+    func advanceToNextDeadline() -> Bool {
+        while let first = timers.heap.first, cancelledTimers.contains(first.id) {
+            cancelledTimers.remove(first.id)
+            _ = timers.popFirst()
+        }
+        guard let deadline = timers.nextDeadline else { return false }
+        if deadline > limits.maxVirtualNanoseconds {
+            reportedFailure = .timeLimit(limits.maxVirtualNanoseconds)
+            return false
+        }
+        let from = now
+        now = deadline
+        while let first = timers.heap.first, first.deadline == deadline {
+            let timer = timers.popFirst()!
+            if cancelledTimers.remove(timer.id) == nil { due.append(timer) }
+        }
+        var fields = EventFields()
+        fields.append(EventField(keyTo, .int(deadline)))
+        fields.append(EventField(symbols.intern("by"), .int(deadline - from)))
+        emit(kindAdvance, fields: fields, cause: 0)
+        return true
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, saturating at the bounds of `Int64`.
+    public var nanosecondsClamped: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return scaled &+ attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,222 @@
+/// One run of a scenario: lanes of jobs, timers on a virtual clock, oracles, and a strategy that makes
+/// every choice. Confined to one thread; nothing in it reads the wall clock or the system's randomness.
+///
+/// A simulation is `@unchecked Sendable` only so that async code running *inside* it (on its task
+/// executors, hence on its thread) can refer to it. It must never be touched from another thread.
+public final class Simulation: @unchecked Sendable {
+    public let seed: UInt64
+    public let symbols: SymbolTable
+    public let strategy: any Strategy
+    public let sink: any EventSink
+    public let limits: RunLimits
+
+    /// Virtual nanoseconds since the start of the run.
+    public internal(set) var now: Int64 = 0
+    public internal(set) var steps = 0
+    public internal(set) var eventCount: UInt64 = 0
+    public internal(set) var digest = Digest()
+    public internal(set) var decisions: [Decision] = []
+
+    var lanes: [LaneState] = []
+    var laneIndexByName: [Symbol: Int32] = [:]
+    var ordinals: [UInt64: UInt32] = [:]
+    var timers = TimerQueue()
+    var due: [PendingTimer] = []
+    var cancelledTimers: Set<UInt64> = []
+    var nextSeq: UInt64 = 0
+    var nextTimerID: UInt64 = 1
+    var candidates: [Candidate] = []
+    /// The lane of the job running now, or -1 between jobs.
+    public internal(set) var currentLaneIndex: Int32 = -1
+    var previousLaneIndex: Int32 = -1
+    /// The `sched.pick` event of the job running now (default cause of what it records).
+    public internal(set) var currentJobEvent: EventID = 0
+    var reportedFailure: Verdict?
+    var oracles = OracleSet()
+    var liveTasks: [Int: String] = [:]
+    var nextTaskNumber = 0
+    var taskLaneCounts: [String: Int] = [:]
+    var finished = false
+
+    let kernelLane: Symbol
+    let kindPick: Symbol
+    let kindAdvance: Symbol
+    let kindOracleFail: Symbol
+    let keyOrdinal: Symbol
+    let keyTimer: Symbol
+    let keyMessage: Symbol
+    let keyTo: Symbol
+
+    public init(
+        seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink(), limits: RunLimits = .standard
+    ) {
+        self.seed = seed
+        self.strategy = strategy
+        self.sink = sink
+        self.limits = limits
+        let symbols = SymbolTable()
+        symbols.onDefine = { [unowned sink] symbol, text in sink.define(symbol, text) }
+        self.symbols = symbols
+        kernelLane = symbols.intern("sim")
+        kindPick = symbols.intern("sched.pick")
+        kindAdvance = symbols.intern("clock.advance")
+        kindOracleFail = symbols.intern("oracle.fail")
+        keyOrdinal = symbols.intern("ordinal")
+        keyTimer = symbols.intern("timer")
+        keyMessage = symbols.intern("message")
+        keyTo = symbols.intern("to")
+        strategy.start(seed: seed, symbols: symbols)
+    }
+
+    /// Interns a string for this run (kinds, subjects, labels, field keys).
+    public func symbol(_ text: String) -> Symbol { symbols.intern(text) }
+
+    // MARK: Lanes
+
+    /// The lane with this name, created on first use.
+    public func lane(_ name: String) -> LaneID {
+        let symbol = symbols.intern(name)
+        if let index = laneIndexByName[symbol] { return LaneID(index: index, name: symbol) }
+        let index = Int32(lanes.count)
+        lanes.append(LaneState(name: symbol))
+        laneIndexByName[symbol] = index
+        return LaneID(index: index, name: symbol)
+    }
+
+    /// A lane rule: `lane` may not run while `first` has jobs (e.g. microtasks drain before `main`).
+    public func rule(_ first: LaneID, drainsBefore lane: LaneID) {
+        precondition(first != lane, "a lane cannot drain before itself")
+        if !lanes[Int(lane.index)].blockers.contains(first.index) {
+            lanes[Int(lane.index)].blockers.append(first.index)
+        }
+    }
+
+    /// The lane of the job running now (the kernel's own lane between jobs).
+    public var currentLane: LaneID? {
+        currentLaneIndex < 0 ? nil : LaneID(index: currentLaneIndex, name: lanes[Int(currentLaneIndex)].name)
+    }
+
+    /// Jobs waiting on a lane.
+    public func pendingJobs(on lane: LaneID) -> Int { lanes[Int(lane.index)].queue.count }
+
+    // MARK: Posting
+
+    func nextOrdinal(lane: Int32, label: Symbol) -> UInt32 {
+        let key = UInt64(UInt32(bitPattern: lane)) << 32 | UInt64(label.raw)
+        let ordinal = (ordinals[key] ?? 0) + 1
+        ordinals[key] = ordinal
+        return ordinal
+    }
+
+    /// Posts a job at the back of `lane`. Its cause is the last event recorded (or `cause`).
+    public func post(_ lane: LaneID, _ label: Symbol, cause: EventID? = nil, _ body: @escaping () -> Void) {
+        let ordinal = nextOrdinal(lane: lane.index, label: label)
+        nextSeq += 1
+        let job = Job(body: body, label: label, ordinal: ordinal, seq: nextSeq, cause: cause ?? eventCount)
+        lanes[Int(lane.index)].queue.append(job)
+    }
+
+    /// Posts a job by lane and label names.
+    public func post(on lane: String, _ label: String, cause: EventID? = nil, _ body: @escaping () -> Void) {
+        post(self.lane(lane), symbols.intern(label), cause: cause, body)
+    }
+
+    // MARK: Recording
+
+    /// Records an event on the current lane; its cause defaults to the running job's pick.
+    @discardableResult
+    public func emit(_ kind: Symbol, subject: Symbol = .empty, fields: EventFields = EventFields(), cause: EventID? = nil)
+        -> EventID
+    {
+        eventCount += 1
+        let lane = currentLaneIndex < 0 ? kernelLane : lanes[Int(currentLaneIndex)].name
+        let event = Event(
+            seq: eventCount, time: now, lane: lane, kind: kind, subject: subject, fields: fields,
+            cause: cause ?? currentJobEvent)
+        let table = symbols
+        digest.mix(event) { table.contentHash($0) }
+        sink.record(event)
+        return eventCount
+    }
+
+    /// Records an event by names: `sim.emit("txn.commit", "input", ["count": 2])`.
+    @discardableResult
+    public func emit(
+        _ kind: String, _ subject: String = "", _ fields: KeyValuePairs<String, FieldLiteral> = [:],
+        cause: EventID? = nil
+    ) -> EventID {
+        var packed = EventFields()
+        for (key, value) in fields { packed.append(EventField(symbols.intern(key), value.resolve(in: symbols))) }
+        return emit(symbols.intern(kind), subject: symbols.intern(subject), fields: packed, cause: cause)
+    }
+
+    // MARK: Choices
+
+    func recordDecision(_ decision: Decision) {
+        decisions.append(decision)
+        sink.record(decision)
+    }
+
+    /// A data choice among `count` options, made by the strategy and recorded (0 is the default).
+    public func choose(_ count: Int, _ site: String, kind: DecisionKind = .choose) -> Int {
+        precondition(count > 0, "choose needs at least one option")
+        if count == 1 { return 0 }
+        let label = symbols.intern(site)
+        let chosen = strategy.choose(count, kind: kind, site: label)
+        precondition(chosen >= 0 && chosen < count, "strategy chose \(chosen) of \(count)")
+        recordDecision(
+            Decision(
+                kind: kind, chosen: UInt32(chosen), count: UInt32(count), fallback: 0, label: label,
+                afterEvent: eventCount))
+        return chosen
+    }
+
+    /// Fault injection: true when the strategy fires this site (never under `fifo`).
+    public func buggify(_ site: String) -> Bool {
+        choose(2, site, kind: .buggify) == 1
+    }
+
+    /// The items in an order chosen by the strategy ("no particular order"); `fifo` keeps the order.
+    public func permutation<T>(_ items: [T], _ site: String) -> [T] {
+        var remaining = items
+        var result: [T] = []
+        result.reserveCapacity(items.count)
+        while !remaining.isEmpty {
+            let index = choose(remaining.count, site, kind: .permute)
+            result.append(remaining.remove(at: index))
+        }
+        return result
+    }
+}
+
+@usableFromInline
+struct LaneState {
+    @usableFromInline let name: Symbol
+    @usableFromInline var queue = JobQueue()
+    @usableFromInline var blockers: [Int32] = []
+
+    @usableFromInline init(name: Symbol) { self.name = name }
+}
+
+/// A field value written with literals in model code; strings are interned when recorded.
+public enum FieldLiteral: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
+    Sendable
+{
+    case int(Int64)
+    case text(String)
+    case bool(Bool)
+
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+
+    public static func int(_ value: Int) -> FieldLiteral { .int(Int64(value)) }
+
+    func resolve(in symbols: SymbolTable) -> FieldValue {
+        switch self {
+        case .int(let v): .int(v)
+        case .text(let s): .symbol(symbols.intern(s))
+        case .bool(let b): .bool(b)
+        }
+    }
+}

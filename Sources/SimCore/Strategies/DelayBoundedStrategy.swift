@@ -1,0 +1,45 @@
+/// Delay-bounded scheduling (Emmi, Qadeer, Rakamarić, POPL 2011): follow `fifo`, except at up to
+/// `delays` random steps, where the job `fifo` would take is passed over for another one.
+public final class DelayBoundedStrategy: Strategy {
+    public let delays: Int
+    private var random = SplitMix64(seed: 0)
+    private var buggify = BuggifyPolicy()
+    private var delayPoints: [Int] = []
+    private var used = 0
+    private(set) public var estimatedSteps: Int
+
+    public init(delays: Int = 2, estimatedSteps: Int = 64) {
+        precondition(delays >= 0, "delay bound must not be negative")
+        self.delays = delays
+        self.estimatedSteps = max(estimatedSteps, 1)
+    }
+
+    public var description: String { "delay:bound=\(delays)" }
+
+    public func start(seed: UInt64, symbols: SymbolTable) {
+        random = SplitMix64(seed: seed)
+        buggify.start(&random)
+        delayPoints = (0..<delays).map { _ in random.below(estimatedSteps) }.sorted()
+        used = 0
+    }
+
+    public func pick(_ ready: ReadySet) -> Int {
+        var delayHere = false
+        while used < delayPoints.count && delayPoints[used] <= ready.step {
+            used += 1
+            delayHere = true
+        }
+        guard delayHere else { return ready.fifoIndex }
+        let other = random.below(ready.count - 1)
+        return other >= ready.fifoIndex ? other + 1 : other
+    }
+
+    public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
+        if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
+        return random.below(count)
+    }
+
+    public func finish(steps: Int) {
+        if steps > estimatedSteps { estimatedSteps = steps }
+    }
+}

@@ -1,0 +1,66 @@
+/// Probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010): each lane gets a random
+/// priority, the highest-priority ready lane runs, and at `depth - 1` random steps the running lane
+/// drops below all others. Finds any bug of depth `d` with probability at least 1/(n·k^(d-1)).
+///
+/// The step count `k` is learned: each run's length raises the estimate for the next.
+public final class PCTStrategy: Strategy {
+    public let depth: Int
+    private var random = SplitMix64(seed: 0)
+    private var buggify = BuggifyPolicy()
+    private var priorities: [Symbol: Int] = [:]
+    private var changePoints: [Int] = []
+    private var changesMade = 0
+    private(set) public var estimatedSteps: Int
+
+    public init(depth: Int = 3, estimatedSteps: Int = 64) {
+        precondition(depth >= 1, "pct depth must be at least 1")
+        self.depth = depth
+        self.estimatedSteps = max(estimatedSteps, 1)
+    }
+
+    public var description: String { "pct:depth=\(depth)" }
+
+    public func start(seed: UInt64, symbols: SymbolTable) {
+        random = SplitMix64(seed: seed)
+        buggify.start(&random)
+        priorities.removeAll(keepingCapacity: true)
+        changePoints = (0..<(depth - 1)).map { _ in random.below(estimatedSteps) }.sorted()
+        changesMade = 0
+    }
+
+    private func priority(of lane: Symbol) -> Int {
+        if let known = priorities[lane] { return known }
+        // Initial priorities sit above every change-point priority (0..<depth).
+        let assigned = depth + random.below(1 << 30)
+        priorities[lane] = assigned
+        return assigned
+    }
+
+    public func pick(_ ready: ReadySet) -> Int {
+        var best = 0
+        var bestPriority = Int.min
+        for (index, candidate) in ready.candidates.enumerated() {
+            let p = priority(of: candidate.lane)
+            if p > bestPriority || (p == bestPriority && candidate.seq < ready.candidates[best].seq) {
+                best = index
+                bestPriority = p
+            }
+        }
+        while changesMade < changePoints.count && changePoints[changesMade] <= ready.step {
+            // Demote the lane about to run, then pick again among the rest.
+            priorities[ready.candidates[best].lane] = depth - 2 - changesMade
+            changesMade += 1
+            return pick(ready)
+        }
+        return best
+    }
+
+    public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
+        if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
+        return random.below(count)
+    }
+
+    public func finish(steps: Int) {
+        if steps > estimatedSteps { estimatedSteps = steps }
+    }
+}

@@ -1,0 +1,33 @@
+/// Rotates through several strategies by seed, so one fuzzing campaign mixes their strengths.
+public final class PortfolioStrategy: Strategy {
+    public let members: [any Strategy]
+    private var current: any Strategy
+
+    public init(members: [any Strategy]? = nil) {
+        let list =
+            members ?? [
+                RandomStrategy(), PCTStrategy(depth: 2), PCTStrategy(depth: 3), DelayBoundedStrategy(delays: 1),
+                DelayBoundedStrategy(delays: 3),
+            ]
+        precondition(!list.isEmpty, "a portfolio needs at least one strategy")
+        self.members = list
+        current = list[0]
+    }
+
+    public var description: String { "portfolio" }
+
+    /// The member that runs a given seed.
+    public func member(for seed: UInt64) -> any Strategy { members[Int(seed % UInt64(members.count))] }
+
+    public func start(seed: UInt64, symbols: SymbolTable) {
+        current = member(for: seed)
+        current.start(seed: seed, symbols: symbols)
+    }
+
+    public func pick(_ ready: ReadySet) -> Int { current.pick(ready) }
+    public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
+        current.choose(count, kind: kind, site: site)
+    }
+    public func finish(steps: Int) { current.finish(steps: steps) }
+    public var notes: [String] { current.notes }
+}
