@@ -1,1 +1,4 @@
-print("simrun")
+import SimRunKit
+import SimScenarios
+
+SimRun.main(scenarios: BuiltinScenarios.all)

@@ -39,7 +39,9 @@ public final class DelayBoundedStrategy: Strategy {
         return random.below(count)
     }
 
-    public func finish(steps: Int) {
+    /// Raises the step estimate (the fuzzer learns it from a probe run before the campaign, so that a
+    /// seed's schedule depends only on the seed and the estimate, not on which runs came before).
+    public func learn(steps: Int) {
         if steps > estimatedSteps { estimatedSteps = steps }
     }
 }

@@ -2,7 +2,7 @@
 /// priority, the highest-priority ready lane runs, and at `depth - 1` random steps the running lane
 /// drops below all others. Finds any bug of depth `d` with probability at least 1/(n·k^(d-1)).
 ///
-/// The step count `k` is learned: each run's length raises the estimate for the next.
+/// The step count `k` is learned from a probe run of the scenario (see `learn(steps:)`).
 public final class PCTStrategy: Strategy {
     public let depth: Int
     private var random = SplitMix64(seed: 0)
@@ -60,7 +60,9 @@ public final class PCTStrategy: Strategy {
         return random.below(count)
     }
 
-    public func finish(steps: Int) {
+    /// Raises the step estimate (the fuzzer learns it from a probe run before the campaign, so that a
+    /// seed's schedule depends only on the seed and the estimate, not on which runs came before).
+    public func learn(steps: Int) {
         if steps > estimatedSteps { estimatedSteps = steps }
     }
 }

@@ -3,11 +3,12 @@ public final class PortfolioStrategy: Strategy {
     public let members: [any Strategy]
     private var current: any Strategy
 
-    public init(members: [any Strategy]? = nil) {
+    public init(members: [any Strategy]? = nil, estimatedSteps: Int = 64) {
+        let k = estimatedSteps
         let list =
             members ?? [
-                RandomStrategy(), PCTStrategy(depth: 2), PCTStrategy(depth: 3), DelayBoundedStrategy(delays: 1),
-                DelayBoundedStrategy(delays: 3),
+                RandomStrategy(), PCTStrategy(depth: 2, estimatedSteps: k), PCTStrategy(depth: 3, estimatedSteps: k),
+                DelayBoundedStrategy(delays: 1, estimatedSteps: k), DelayBoundedStrategy(delays: 3, estimatedSteps: k),
             ]
         precondition(!list.isEmpty, "a portfolio needs at least one strategy")
         self.members = list

@@ -28,14 +28,15 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
     public var description: String { makeStrategy().description }
 
     /// A fresh strategy object (state lives across the runs it is used for).
-    public func makeStrategy(tape: Tape = Tape()) -> any Strategy {
+    /// `estimatedSteps` is the run length `pct` and `delay` spread their change points over.
+    public func makeStrategy(tape: Tape = Tape(), estimatedSteps: Int = 64) -> any Strategy {
         switch kind {
         case .fifo: FIFOStrategy()
         case .random: RandomStrategy()
-        case .pct: PCTStrategy(depth: max(1, parameter ?? 3))
-        case .delay: DelayBoundedStrategy(delays: parameter ?? 2)
+        case .pct: PCTStrategy(depth: max(1, parameter ?? 3), estimatedSteps: estimatedSteps)
+        case .delay: DelayBoundedStrategy(delays: parameter ?? 2, estimatedSteps: estimatedSteps)
         case .dfs: DFSStrategy(preemptionBound: parameter ?? 2)
-        case .portfolio: PortfolioStrategy()
+        case .portfolio: PortfolioStrategy(estimatedSteps: estimatedSteps)
         case .replay: ReplayStrategy(tape: tape)
         }
     }

@@ -1,0 +1,140 @@
+import ArgumentParser
+import SimCore
+import SimTrace
+
+struct FuzzCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuzz", abstract: "Run many schedules; shrink and save each distinct failure.",
+        discussion: """
+            Exit 1 when a failure was found, 0 when none. Without --keep-going the campaign stops at the failure \
+            with the lowest seed (the same one whatever --jobs is). --shard K/N runs every N-th seed starting at \
+            the K-th, so N machines together run exactly the seeds one would.
+            """)
+
+    @Argument(help: "The scenario to fuzz (see `simrun list`).") var scenario: String
+    @Option(help: "The variant to fuzz (default: the scenario's first).") var variant: String?
+    @Option(help: "The strategy: \(StrategySpec.names).") var strategy: StrategySpec = .init(kind: .pct)
+    @Option(help: "Seeds to run, as A..<B (or N for 0..<N).") var seeds: String?
+    @Option(help: "Run for this many seconds instead (e.g. 30 or 30s).") var time: String?
+    @Option(help: "Worker threads, one simulation each.") var jobs: Int = 2
+    @Option(help: "Run shard K of N (1-based), e.g. 1/4.") var shard: String?
+    @Option(help: "Directory for the failing traces.") var out: String = "simrun-failures"
+    @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false
+    @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
+    @Flag(help: "Do not print the timeline of the first failure.") var noShow = false
+
+    func validate() throws {
+        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+        if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
+    }
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let found = try context.catalog.scenario(named: scenario)
+        let plan = RunPlan(scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: strategy)
+        let range = try parseSeeds(seeds)
+        let seconds = try parseSeconds(time)
+        let shardSpec = try parseShard(shard)
+        let console = context.console
+        let config = Fuzzer.Configuration(
+            seeds: range, seconds: seconds, jobs: jobs, shard: shardSpec, keepGoing: keepGoing)
+        let span = seconds.map { "for \(EventText.time(Int64($0 * 1e9)))" } ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
+        console.err(
+            "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
+                + (shard.map { "  shard \($0)" } ?? ""))
+        let report = Fuzzer(plan: plan, configuration: config).run { runs, failures, distinct, elapsed in
+            let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
+            console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")
+        }
+        console.endProgress()
+        var shownTimeline = noShow
+        for finding in report.findings {
+            try reportFinding(finding, plan: plan, context: context, showTimeline: !shownTimeline)
+            shownTimeline = true
+        }
+        summarize(report, console: console)
+        return report.findings.isEmpty ? ExitStatus.ok : ExitStatus.failure
+    }
+
+    private func reportFinding(_ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool)
+        throws(CommandFailure)
+    {
+        let console = context.console
+        console.out("FAIL at seed \(finding.seed): \(finding.verdict)")
+        try ensureDirectory(out)
+        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle)).simtrace"
+        var tape = finding.tape
+        if !noShrink {
+            let shrinker = Shrinker(plan: plan, seed: finding.seed, target: finding.signature)
+            if let outcome = shrinker.shrink(finding.tape) {
+                tape = outcome.tape
+                let summary = ShrinkSummary(before: outcome.original, after: outcome.result)
+                console.out(
+                    "  shrunk in \(outcome.runs) runs: decisions \(outcome.original.tape.count) → \(outcome.tape.count), events \(outcome.original.eventCount) → \(outcome.result.eventCount), steps \(outcome.original.steps) → \(outcome.result.steps)"
+                )
+                _ = summary
+            }
+        }
+        let recorded = try Recorder.record(
+            plan: plan, seed: finding.seed, tape: tape, strategyName: strategy.description, to: path,
+            options: [("foundAtSeed", String(finding.seed)), ("shrunk", noShrink ? "false" : "true")])
+        if !FailureSignature(finding.verdict).matches(recorded.verdict) {
+            console.out("  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
+        }
+        if showTimeline && recorded.eventCount <= 400 {
+            do {
+                try Timeline(reader: try TraceReader(path: path), limit: 400).write(to: console)
+            } catch {
+                throw TraceInput.failure(error)
+            }
+        }
+        console.out("  trace:  \(path)")
+        console.out("  replay: simrun replay \(shellQuoted(path))")
+        if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
+            console.out("  fixed:  simrun replay \(shellQuoted(path)) --variant fixed")
+        }
+    }
+
+    private func summarize(_ report: Fuzzer.Report, console: Console) {
+        let rate = Int(report.schedulesPerSecond)
+        var line =
+            "summary: \(report.schedules) schedules in \(String(format: report.seconds, decimals: 2))s (\(rate)/s), \(report.failures) failures, \(report.findings.count) distinct"
+        if strategy.kind == .dfs { line += report.exhausted ? ", space exhausted" : ", space NOT exhausted" }
+        console.out(line)
+        for (name, count) in zip(report.goals, report.goalCounts) {
+            console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
+        }
+    }
+
+    private func slug(_ text: String) -> String {
+        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        return String(mapped).split(separator: "-").joined(separator: "-")
+    }
+
+    private func parseSeeds(_ text: String?) throws(CommandFailure) -> Range<UInt64> {
+        guard let text else { return 0..<(time == nil ? 10_000 : UInt64.max) }
+        if let count = UInt64(text) { return 0..<count }
+        let parts = text.split(separator: "..<", omittingEmptySubsequences: false)
+        guard parts.count == 2 || text.contains("..."), let low = UInt64(parts.first ?? ""),
+            let high = UInt64(parts.count == 2 ? parts[1] : ""), low < high
+        else { throw .usage("--seeds must look like A..<B with A < B (got '\(text)')") }
+        return low..<high
+    }
+
+    private func parseSeconds(_ text: String?) throws(CommandFailure) -> Double? {
+        guard let text else { return nil }
+        let number = text.hasSuffix("s") ? String(text.dropLast()) : text
+        guard let value = Double(number), value > 0, value < 1e7 else {
+            throw .usage("--time must be a positive number of seconds (got '\(text)')")
+        }
+        return value
+    }
+
+    private func parseShard(_ text: String?) throws(CommandFailure) -> (Int, Int) {
+        guard let text else { return (0, 1) }
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
+            throw .usage("--shard must be K/N with 1 <= K <= N (got '\(text)')")
+        }
+        return (k - 1, n)
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+
+struct ListCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the scenarios and their variants.")
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let width = context.catalog.scenarios.map(\.name.count).max() ?? 0
+        for scenario in context.catalog.scenarios {
+            context.console.out(scenario.name.padding(width) + "  " + scenario.summary)
+            for variant in scenario.variants {
+                context.console.out("  " + variant.name.padding(width) + "  " + variant.summary)
+            }
+        }
+        return ExitStatus.ok
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

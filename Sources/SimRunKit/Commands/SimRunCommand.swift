@@ -1,0 +1,73 @@
+import ArgumentParser
+import SimCore
+
+/// The root of the command tree.
+struct SimRunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simrun",
+        abstract: "Deterministic simulation, fuzzing and replay of ordering bugs.",
+        discussion: """
+            Exit codes: 0 ok, 1 bug found or replay diverged, 64 usage, 65 bad trace, 66 missing input.
+            """,
+        subcommands: [
+            ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
+            ShowCommand.self,
+        ]
+    )
+}
+
+/// What every command gets: the scenarios it may run, and where to print.
+public struct CommandContext: Sendable {
+    public let catalog: ScenarioCatalog
+    public let console: Console
+}
+
+/// A subcommand that runs with the scenario catalog instead of ArgumentParser's `run()`.
+protocol CatalogCommand: ParsableCommand {
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32
+}
+
+extension CatalogCommand {
+    func run() throws {
+        throw CommandFailure(ExitStatus.usage, "this command must be run through SimRun.main")
+    }
+}
+
+/// Runs the simrun command tree over a set of scenarios: the built-in ones, or a user's own.
+public enum SimRun {
+    /// Parses the process arguments, runs the command and exits with its status.
+    public static func main(scenarios: [Scenario]) -> Never {
+        let code = run(arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios)
+        exit(code)
+    }
+
+    /// Runs one command line and returns its exit status.
+    public static func run(arguments: [String], scenarios: [Scenario]) -> Int32 {
+        let console = Console()
+        let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console)
+        do {
+            var command = try SimRunCommand.parseAsRoot(arguments)
+            if let catalogCommand = command as? any CatalogCommand {
+                return try catalogCommand.execute(context)
+            }
+            try command.run()
+            return ExitStatus.ok
+        } catch let failure as CommandFailure {
+            console.err("simrun: \(failure.message)")
+            return failure.code
+        } catch {
+            let code = SimRunCommand.exitCode(for: error).rawValue
+            let message = SimRunCommand.fullMessage(for: error)
+            if code == 0 {
+                console.out(message)
+            } else {
+                console.err(message)
+            }
+            return code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+        }
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

@@ -1,0 +1,45 @@
+import SimCore
+
+/// Everything that determines one run apart from the seed: scenario, variant, strategy.
+public struct RunPlan: Sendable {
+    public var scenario: Scenario
+    public var variant: String
+    public var strategy: StrategySpec
+    /// The run length `pct` and `delay` spread their change points over, learned by a `fifo` probe.
+    public var estimatedSteps: Int
+
+    /// Plans runs, learning the step estimate from one `fifo` run of the scenario.
+    public init(scenario: Scenario, variant: String, strategy: StrategySpec) {
+        self.scenario = scenario
+        self.variant = variant
+        self.strategy = strategy
+        let probe = scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy())
+        estimatedSteps = max(probe.steps, 1)
+    }
+
+    /// A fresh strategy object for this plan.
+    public func makeStrategy() -> any Strategy {
+        strategy.makeStrategy(estimatedSteps: estimatedSteps)
+    }
+
+    /// Runs one seed without recording events (decisions and digest only).
+    public func run(seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink()) -> RunResult {
+        scenario.run(variant: variant, seed: seed, strategy: strategy, sink: sink)
+    }
+
+    /// Re-runs a recorded schedule (by job identity) on this plan's variant.
+    public func replay(_ tape: Tape, seed: UInt64, sink: any EventSink = NullSink()) -> (RunResult, ReplayStrategy) {
+        let strategy = ReplayStrategy(tape: tape)
+        let result = scenario.run(variant: variant, seed: seed, strategy: strategy, sink: sink)
+        return (result, strategy)
+    }
+
+    /// The header options that make a recording self-describing.
+    var options: [(String, String)] {
+        [
+            ("estimatedSteps", String(estimatedSteps)),
+            ("maxSteps", String(scenario.limits.maxSteps)),
+            ("maxVirtualNanoseconds", String(scenario.limits.maxVirtualNanoseconds)),
+        ]
+    }
+}

@@ -1,0 +1,26 @@
+import SimCore
+
+/// The scenarios a command tree can run, looked up by name.
+public struct ScenarioCatalog: Sendable {
+    public let scenarios: [Scenario]
+
+    public init(_ scenarios: [Scenario]) {
+        self.scenarios = scenarios
+    }
+
+    public func scenario(named name: String) throws(CommandFailure) -> Scenario {
+        if let found = scenarios.first(where: { $0.name == name }) { return found }
+        let names = scenarios.map(\.name).joined(separator: ", ")
+        throw .usage("unknown scenario '\(name)' (known: \(names))")
+    }
+
+    /// The variant to run: the requested one, checked, or the scenario's first.
+    public func variant(_ requested: String?, of scenario: Scenario) throws(CommandFailure) -> String {
+        guard let requested else { return scenario.defaultVariant }
+        guard scenario.hasVariant(requested) else {
+            let names = scenario.variants.map(\.name).joined(separator: ", ")
+            throw .usage("scenario '\(scenario.name)' has no variant '\(requested)' (variants: \(names))")
+        }
+        return requested
+    }
+}

@@ -1,0 +1,61 @@
+import SimCore
+import SimTrace
+
+/// A trace opened for a command: its header, its schedule, and the plan to re-run it.
+public struct TraceInput {
+    public let path: String
+    public let header: TraceHeader
+    public let tape: Tape
+    public let footer: TraceFooter?
+    public let isTruncated: Bool
+
+    /// Reads the trace's header and decisions (events are streamed later, not kept).
+    public init(path: String) throws(CommandFailure) {
+        self.path = path
+        do {
+            let reader = try TraceReader(path: path)
+            header = reader.header
+            var decisions: [Decision] = []
+            var footer: TraceFooter?
+            while let record = try reader.next() {
+                switch record {
+                case .decision(let decision): decisions.append(decision)
+                case .footer(let found): footer = found
+                case .event, .checkpoint: break
+                }
+            }
+            var symbols: [String] = []
+            symbols.reserveCapacity(reader.symbolCount)
+            for raw in 0..<reader.symbolCount { symbols.append(reader.text(Symbol(raw: UInt32(raw)))) }
+            tape = Tape(decisions: decisions, symbols: symbols)
+            self.footer = footer
+            isTruncated = reader.isTruncated
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    static func failure(_ error: TraceError) -> CommandFailure {
+        CommandFailure(error.kind == .missingFile ? ExitStatus.missingInput : ExitStatus.badTrace, error.description)
+    }
+
+    /// The recorded scenario and variant (or `variant`), checked against the catalog.
+    public func plan(in catalog: ScenarioCatalog, variant: String? = nil) throws(CommandFailure) -> RunPlan {
+        let scenario: Scenario
+        do {
+            scenario = try catalog.scenario(named: header.scenario)
+        } catch {
+            throw CommandFailure(
+                ExitStatus.badTrace, "\(path): at byte 0: expected a known scenario (the header names '\(header.scenario)')")
+        }
+        let chosen = variant ?? header.variant
+        guard scenario.hasVariant(chosen) else {
+            if variant != nil { _ = try catalog.variant(chosen, of: scenario) }
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(chosen)')")
+        }
+        let spec = StrategySpec(parsing: header.strategy) ?? StrategySpec(kind: .fifo)
+        return RunPlan(scenario: scenario, variant: chosen, strategy: spec)
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// Results go to stdout, progress and errors to stderr; progress is live only on a terminal.
+public final class Console: Sendable {
+    private let lock = Mutex<Bool>(false)  // true while a live progress line is on screen
+
+    public init() {}
+
+    private func write(_ fd: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    public func out(_ line: String) {
+        lock.withLock { live in
+            if live { write(2, "\n"); live = false }
+            write(1, line + "\n")
+        }
+    }
+
+    public func err(_ line: String) {
+        lock.withLock { live in
+            if live { write(2, "\n"); live = false }
+            write(2, line + "\n")
+        }
+    }
+
+    /// True when stderr is a terminal (progress lines rewrite themselves).
+    public var isInteractive: Bool { isatty(2) == 1 }
+
+    /// A progress line: rewritten in place on a terminal, printed plainly otherwise.
+    public func progress(_ line: String) {
+        lock.withLock { live in
+            if isInteractive {
+                write(2, "\r\u{1B}[2K" + line)
+                live = true
+            } else {
+                write(2, line + "\n")
+            }
+        }
+    }
+
+    /// Ends a live progress line.
+    public func endProgress() {
+        lock.withLock { live in
+            if live { write(2, "\n"); live = false }
+        }
+    }
+}

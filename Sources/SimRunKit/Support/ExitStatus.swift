@@ -1,0 +1,26 @@
+/// The exit codes of every simrun command (DESIGN.md §6).
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    /// A bug was found, an oracle failed, or a replay diverged.
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 64
+    public static let badTrace: Int32 = 65
+    public static let missingInput: Int32 = 66
+    /// Writing output failed.
+    public static let cannotWrite: Int32 = 73
+}
+
+/// A command's failure with its exit code and one line to print.
+public struct CommandFailure: Error, CustomStringConvertible {
+    public var code: Int32
+    public var message: String
+
+    public init(_ code: Int32, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    static func usage(_ message: String) -> CommandFailure { .init(ExitStatus.usage, message) }
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Creates a directory (and its parents) if it does not exist.
+func ensureDirectory(_ path: String) throws(CommandFailure) {
+    var current = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+        current += component + "/"
+        if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot create directory \(current): errno \(errno)")
+        }
+    }
+}
+
+/// True when a file exists at `path`.
+func fileExists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+}

@@ -1,0 +1,8 @@
+import SimCore
+
+/// The scenarios that ship with simrun, in the order `simrun list` shows them.
+public enum BuiltinScenarios {
+    public static let all: [Scenario] = [
+        CounterRace.scenario
+    ]
+}
