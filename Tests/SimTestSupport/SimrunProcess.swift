@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs the built `simrun` executable as a separate process (the CLI is tested as users run it).
+public struct SimrunProcess {
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The `simrun` binary next to the test bundle in the build directory.
+    public static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = bundle.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("simrun")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        let selfExe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        return selfExe.appendingPathComponent("simrun")
+    }
+
+    /// Runs `simrun` with `arguments` in `directory`, with a time limit so that a hang fails the test.
+    public static func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120) throws -> Output {
+        try run(executable: executable, arguments, in: directory, timeout: timeout)
+    }
+
+    public static func run(executable: URL, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120)
+        throws -> Output
+    {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outData = LockedData()
+        let errData = LockedData()
+        let group = DispatchGroup()
+        for (pipe, sink) in [(outPipe, outData), (errPipe, errData)] {
+            group.enter()
+            DispatchQueue.global().async {
+                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                group.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw TimedOut(arguments: arguments)
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
+            stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var arguments: [String]
+        public var description: String { "simrun \(arguments.joined(separator: " ")) did not finish in time" }
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}
+
+/// A fresh temporary directory for one test.
+public func makeTemporaryDirectory(_ name: String = "simrun-test") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
