@@ -25,6 +25,7 @@ public struct TraceError: Error, CustomStringConvertible, Equatable, Sendable {
         case limitExceeded
     }
 
+    /// What went wrong, broadly (drives the exit code).
     public var kind: Kind
     /// The file (or in-memory name) concerned.
     public var file: String
@@ -37,6 +38,7 @@ public struct TraceError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What it found instead, or the underlying error; may be empty.
     public var detail: String
 
+    /// An error at `offset` of `file`.
     public init(
         _ kind: Kind, file: String, offset: UInt64, inDecompressedStream: Bool = false, expected: String,
         detail: String = ""
@@ -49,6 +51,7 @@ public struct TraceError: Error, CustomStringConvertible, Equatable, Sendable {
         self.detail = detail
     }
 
+    /// One line: `<file>: at byte <n>: expected <what> (<detail>)`.
     public var description: String {
         let place = inDecompressedStream ? "at decompressed byte \(offset)" : "at byte \(offset)"
         let tail = detail.isEmpty ? "" : " (\(Self.oneLine(detail)))"

@@ -9,17 +9,22 @@ public struct TraceHeader: Sendable, Hashable {
     /// The first eight decompressed bytes of every trace.
     public static let magic: [UInt8] = Array("SIMTRACE".utf8)
 
+    /// The format the trace was written in (`currentFormatVersion` for new traces).
     public var formatVersion: UInt32
     /// The simrun version that wrote the trace (informational).
     public var toolVersion: String
+    /// The scenario's id, e.g. `lost-input`.
     public var scenario: String
+    /// The scenario variant, e.g. `buggy` or `fixed`.
     public var variant: String
+    /// The seed the run started from.
     public var seed: UInt64
     /// The strategy and its parameters, e.g. `pct:depth=3`.
     public var strategy: String
     /// Further options of the run, in the order given.
     public var options: [TraceOption]
 
+    /// A header for a new trace (format version defaults to the current one).
     public init(
         formatVersion: UInt32 = TraceHeader.currentFormatVersion, toolVersion: String, scenario: String,
         variant: String, seed: UInt64, strategy: String, options: [TraceOption] = []

@@ -5,14 +5,19 @@ import SimCore
 /// Loading verifies each checkpoint's running digest and the footer's counts and digest against the
 /// events themselves, so a trace that decodes but was altered is rejected as `malformedRecord`.
 public struct TraceFile: Sendable {
+    /// The file path or in-memory name.
     public var name: String
+    /// The run the trace records.
     public var header: TraceHeader
     /// Every record in order (events, decisions, checkpoints, and the footer when present).
     public var records: [TraceRecord]
+    /// The events, in order.
     public var events: [Event]
+    /// The decisions, in order.
     public var decisions: [Decision]
     /// Symbol texts by id; id 0 is the empty string.
     public var symbols: [String]
+    /// The footer; `nil` when the trace was cut short.
     public var footer: TraceFooter?
     /// True when the trace has no footer (cut short); `records` end at its last checkpoint.
     public var isTruncated: Bool
@@ -22,6 +27,7 @@ public struct TraceFile: Sendable {
     /// The decisions with the strings they name, ready to drive a replay.
     public var tape: Tape { Tape(decisions: decisions, symbols: symbols) }
 
+    /// The text of a symbol (`?<id>` for an id never defined).
     public func text(_ symbol: Symbol) -> String {
         Int(symbol.raw) < symbols.count ? symbols[Int(symbol.raw)] : "?\(symbol.raw)"
     }

@@ -13,7 +13,9 @@ import SimCore
 /// if reader.isTruncated { print("cut short after \(reader.eventCount) events") }
 /// ```
 public final class TraceReader {
+    /// The file path, or the name given for in-memory bytes (used in errors).
     public let name: String
+    /// The validated header.
     public let header: TraceHeader
     /// True once `next()` returned `nil` without having seen a footer.
     public private(set) var isTruncated = false

@@ -25,7 +25,7 @@ final class FileOutput: TraceOutput {
         guard fd >= 0 else {
             let code = errno
             throw TraceError(
-                code == ENOENT ? .missingFile : .unreadable, file: path, offset: 0,
+                .unreadable, file: path, offset: 0,
                 expected: "a writable directory for the temporary trace file", detail: Self.message(code))
         }
         temporaryPath = candidate

@@ -58,15 +58,20 @@ public final class TraceWriter: EventSink {
     public var bytesWritten: UInt64 { encoder.bytesWritten }
     /// The decompressed bytes framed so far.
     public var rawBytesWritten: UInt64 { encoder.rawBytesWritten }
+    /// Events recorded so far.
     public var eventCount: UInt64 { encoder.eventCount }
+    /// Decisions recorded so far.
     public var decisionCount: UInt64 { encoder.decisionCount }
     /// The digest of the events recorded so far (equal to the simulation's own).
     public var digest: Digest { encoder.digest }
     /// The trace's bytes so far, when recording in memory (empty for a file).
     public var bytes: [UInt8] { memory?.bytes ?? [] }
 
+    /// Writes a symbol definition (each symbol once, before its first use).
     public func define(_ symbol: Symbol, _ text: String) { encoder.define(symbol, text) }
+    /// Appends an event; ends the frame with a checkpoint when it is full.
     public func record(_ event: Event) { encoder.record(event) }
+    /// Appends a decision.
     public func record(_ decision: Decision) { encoder.record(decision) }
 
     /// Ends the current frame now, so everything recorded so far survives a crash.
