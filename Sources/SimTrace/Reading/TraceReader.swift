@@ -1,0 +1,350 @@
+import SimCore
+
+/// Reads a trace record by record, with memory bounded by one frame plus the symbol table.
+///
+/// The header is read and validated by `init`. `next()` returns records in order; symbol definitions
+/// are absorbed (resolve them with `text(_:)`). Records of a frame are handed out only after the whole
+/// frame decoded and its checksum matched, so a file cut at any byte yields exactly the records up to
+/// its last checkpoint, then `nil` with `isTruncated == true`.
+///
+/// ```swift
+/// let reader = try TraceReader(path: "t.simtrace")
+/// while let record = try reader.next() { … }
+/// if reader.isTruncated { print("cut short after \(reader.eventCount) events") }
+/// ```
+public final class TraceReader {
+    /// The file path, or the name given for in-memory bytes (used in errors).
+    public let name: String
+    /// The validated header.
+    public let header: TraceHeader
+    /// True once `next()` returned `nil` without having seen a footer.
+    public private(set) var isTruncated = false
+    /// The footer, once read.
+    public private(set) var footer: TraceFooter?
+    /// Events handed out so far.
+    public private(set) var eventCount: UInt64 = 0
+    /// Decisions handed out so far.
+    public private(set) var decisionCount: UInt64 = 0
+    /// The running digest stored in the last checkpoint read (as written; `TraceFile` verifies it).
+    public private(set) var checkpointDigest = Digest()
+    /// Symbol texts by id; id 0 is the empty string.
+    public private(set) var symbols: [String] = [""]
+
+    private let frames: FrameDecoder
+    private var cursor: ByteCursor
+    /// Decompressed offset of the current frame's first byte.
+    private var frameStreamOffset: UInt64 = 0
+    private var frameSize = 0
+    private var endedFrame = true
+    private var finished = false
+    private var failure: TraceError?
+
+    private var symbolHashes: [UInt64] = [Digest.hash(text: "")]
+    private var lastInts: [Int64] = [0]
+    private var symbolBytes = 0
+    private var lastSeq: UInt64 = 0
+    private var seqJump: UInt64 = 0
+    private var previousTime: Int64 = 0
+    private var previousLane = Symbol.empty
+    private var previousKind = Symbol.empty
+    private var previousSubject = Symbol.empty
+
+    /// Opens a trace file and reads its header.
+    public convenience init(path: String) throws(TraceError) {
+        try self.init(frames: FrameDecoder(path: path))
+    }
+
+    /// Reads a trace held in memory; `name` appears in errors.
+    public convenience init(bytes: [UInt8], name: String) throws(TraceError) {
+        try self.init(frames: FrameDecoder(bytes: bytes, name: name))
+    }
+
+    private init(frames: FrameDecoder) throws(TraceError) {
+        self.frames = frames
+        name = frames.name
+        try frames.checkMagic()
+        switch try frames.nextFrame() {
+        case .frame: break
+        case .end, .truncated:
+            throw TraceError(
+                .truncatedHeader, file: frames.name, offset: frames.frameFileOffset,
+                expected: "a complete zstd frame holding the trace header",
+                detail: frames.fileOffset == 0 ? "file is empty" : "file ends inside it")
+        }
+        header = try Self.decodeHeader(frames)
+        frameStreamOffset = UInt64(frames.frameCount)
+        cursor = ByteCursor(frames.frame, count: 0)
+    }
+
+    private static func decodeHeader(_ frames: FrameDecoder) throws(TraceError) -> TraceHeader {
+        var cursor = ByteCursor(frames.frame, count: frames.frameCount)
+        let magic = TraceHeader.magic
+        guard frames.frameCount >= magic.count, (0..<magic.count).allSatisfy({ frames.frame[$0] == magic[$0] }) else {
+            let head = (0..<min(frames.frameCount, magic.count)).map { frames.frame[$0] }
+            let shown = String(decoding: head.map { (32..<127).contains($0) ? $0 : 0x3F }, as: UTF8.self)
+            throw TraceError(
+                .notATrace, file: frames.name, offset: 0, inDecompressedStream: true,
+                expected: "the trace magic \"SIMTRACE\"", detail: "found \"\(shown)\"")
+        }
+        cursor.position = magic.count
+        do {
+            let version = try cursor.fixed32("the format version")
+            guard version >= 1 && version <= TraceHeader.currentFormatVersion else {
+                throw TraceError(
+                    .unsupportedVersion, file: frames.name, offset: UInt64(magic.count), inDecompressedStream: true,
+                    expected: "trace format version 1...\(TraceHeader.currentFormatVersion)",
+                    detail: "format version \(version); a newer simrun may read it")
+            }
+            return try TraceHeader.decode(&cursor, version: version)
+        } catch let failure as DecodeFailure {
+            throw TraceError(
+                failure.kind, file: frames.name, offset: UInt64(failure.position), inDecompressedStream: true,
+                expected: failure.expected, detail: failure.detail)
+        } catch let error as TraceError {
+            throw error
+        } catch {
+            throw TraceError(.malformedRecord, file: frames.name, offset: 0, expected: "a trace header")
+        }
+    }
+
+    /// Where the reader is in the decompressed stream (just past the last record handed out).
+    public var decompressedOffset: UInt64 { frameStreamOffset + UInt64(cursor.position) }
+
+    /// The text of a symbol (`?<id>` for an id never defined).
+    public func text(_ symbol: Symbol) -> String {
+        Int(symbol.raw) < symbols.count ? symbols[Int(symbol.raw)] : "?\(symbol.raw)"
+    }
+
+    /// The content hash of a symbol's text, as digests use it.
+    public func contentHash(_ symbol: Symbol) -> UInt64 {
+        Int(symbol.raw) < symbolHashes.count ? symbolHashes[Int(symbol.raw)] : Digest.hash(text: "")
+    }
+
+    /// The next record, or `nil` at the end (see `isTruncated`). After an error, throws it again.
+    public func next() throws(TraceError) -> TraceRecord? {
+        if let failure { throw failure }
+        if finished { return nil }
+        do {
+            return try readRecord()
+        } catch let error as DecodeFailure {
+            let failure = TraceError(
+                error.kind, file: name, offset: frameStreamOffset + UInt64(error.position), inDecompressedStream: true,
+                expected: error.expected, detail: error.detail)
+            self.failure = failure
+            throw failure
+        } catch let error as TraceError {
+            failure = error
+            throw error
+        } catch {
+            let failure = TraceError(.malformedRecord, file: name, offset: frameStreamOffset, expected: "a record")
+            self.failure = failure
+            throw failure
+        }
+    }
+
+    private func readRecord() throws -> TraceRecord? {
+        while true {
+            if cursor.isAtEnd {
+                guard try advanceFrame() else { return nil }
+            }
+            let tagAt = cursor.position
+            let tag = try cursor.byte("a record tag")
+            if tag < RecordTag.eventLimit { return .event(try decodeEvent(tag)) }
+            if tag < RecordTag.decisionLimit { return .decision(try decodeDecision(tag)) }
+            switch tag {
+            case RecordTag.symbol:
+                try decodeSymbol()
+            case RecordTag.seqJump:
+                seqJump = UInt64(bitPattern: try cursor.signed("a sequence jump"))
+            case RecordTag.checkpoint:
+                return try decodeCheckpoint(at: tagAt)
+            case RecordTag.footer:
+                let footer = try TraceFooter.decode(&cursor)
+                try expectFrameEnd(after: "the footer")
+                guard footer.eventCount == eventCount && footer.decisionCount == decisionCount else {
+                    throw DecodeFailure(
+                        position: tagAt,
+                        expected: "a footer counting \(eventCount) events and \(decisionCount) decisions",
+                        detail: "footer counts \(footer.eventCount) events and \(footer.decisionCount) decisions")
+                }
+                self.footer = footer
+                return .footer(footer)
+            default:
+                throw DecodeFailure(
+                    position: tagAt, expected: "a record tag", detail: "unknown tag 0x\(String(tag, radix: 16))")
+            }
+        }
+    }
+
+    /// Moves to the next frame; false at the end of the trace.
+    private func advanceFrame() throws -> Bool {
+        if !endedFrame {
+            throw DecodeFailure(
+                position: frameSize, expected: "a checkpoint at the end of the frame", detail: "frame ends mid-run")
+        }
+        frameStreamOffset += UInt64(frameSize)
+        frameSize = 0
+        cursor = ByteCursor(frames.frame, count: 0)
+        let outcome = try frames.nextFrame()
+        if footer != nil {
+            guard outcome == .end else {
+                throw TraceError(
+                    .malformedRecord, file: name, offset: frames.frameFileOffset,
+                    expected: "the end of the file after the footer", detail: "more data follows")
+            }
+        }
+        guard outcome == .frame else {
+            finished = true
+            isTruncated = footer == nil
+            return false
+        }
+        frameSize = frames.frameCount
+        cursor = ByteCursor(frames.frame, count: frameSize)
+        endedFrame = false
+        return true
+    }
+
+    private func expectFrameEnd(after what: String) throws(DecodeFailure) {
+        guard cursor.isAtEnd else {
+            throw DecodeFailure(
+                position: cursor.position, expected: "the end of the frame after \(what)",
+                detail: "\(cursor.remaining) more bytes")
+        }
+        endedFrame = true
+    }
+
+    private func decodeCheckpoint(at tagAt: Int) throws(DecodeFailure) -> TraceRecord {
+        let events = try cursor.varint("the checkpoint's event count")
+        let decisions = try cursor.varint("the checkpoint's decision count")
+        let digest = try cursor.fixed64("the checkpoint's digest")
+        try expectFrameEnd(after: "a checkpoint")
+        guard events == eventCount && decisions == decisionCount else {
+            throw DecodeFailure(
+                position: tagAt, expected: "a checkpoint counting \(eventCount) events and \(decisionCount) decisions",
+                detail: "checkpoint counts \(events) events and \(decisions) decisions")
+        }
+        checkpointDigest = Digest(value: digest)
+        return .checkpoint(events: events, decisions: decisions)
+    }
+
+    // MARK: Records
+
+    @inline(__always)
+    private func symbol(_ raw: UInt64, at position: Int, _ what: String) throws(DecodeFailure) -> Symbol {
+        guard raw < UInt64(symbols.count) else {
+            throw DecodeFailure(position: position, expected: "a defined symbol for \(what)", detail: "id \(raw)")
+        }
+        return Symbol(raw: UInt32(truncatingIfNeeded: raw))
+    }
+
+    private func decodeEvent(_ tag: UInt8) throws(DecodeFailure) -> Event {
+        let seq = lastSeq &+ 1 &+ seqJump
+        seqJump = 0
+        var time = previousTime
+        if tag & RecordTag.timeBit != 0 { time = time &+ (try cursor.signed("an event time delta")) }
+        var lane = previousLane
+        var kind = previousKind
+        var subject = previousSubject
+        var at = cursor.position
+        if tag & RecordTag.laneBit != 0 { lane = try symbol(cursor.varint("an event lane"), at: at, "a lane") }
+        at = cursor.position
+        if tag & RecordTag.kindBit != 0 { kind = try symbol(cursor.varint("an event kind"), at: at, "a kind") }
+        at = cursor.position
+        if tag & RecordTag.subjectBit != 0 {
+            subject = try symbol(cursor.varint("an event subject"), at: at, "a subject")
+        }
+        var cause: UInt64 = 0
+        if tag & RecordTag.causeBit != 0 { cause = seq &- (try cursor.varint("an event cause")) }
+        var fieldCount = Int((tag & RecordTag.fieldMask) >> RecordTag.fieldShift)
+        if fieldCount == Int(RecordTag.explicitFieldCount) {
+            at = cursor.position
+            let count = try cursor.varint("an event field count")
+            guard count >= 3 && count <= UInt64(EventFields.capacity) else {
+                throw DecodeFailure(
+                    position: at, expected: "3...\(EventFields.capacity) event fields", detail: "\(count) fields")
+            }
+            fieldCount = Int(count)
+        }
+        var fields = EventFields()
+        for _ in 0..<fieldCount {
+            at = cursor.position
+            let keyAndType = try cursor.varint("a field key")
+            let key = try symbol(keyAndType >> 2, at: at, "a field key")
+            switch keyAndType & 3 {
+            case FieldTag.int:
+                let value = lastInts[Int(key.raw)] &+ (try cursor.signed("an int field value"))
+                lastInts[Int(key.raw)] = value
+                fields.append(EventField(key, .int(value)))
+            case FieldTag.symbol:
+                at = cursor.position
+                fields.append(EventField(key, .symbol(try symbol(cursor.varint("a symbol field"), at: at, "a value"))))
+            case FieldTag.boolFalse:
+                fields.append(EventField(key, .bool(false)))
+            default:
+                fields.append(EventField(key, .bool(true)))
+            }
+        }
+        lastSeq = seq
+        previousTime = time
+        previousLane = lane
+        previousKind = kind
+        previousSubject = subject
+        eventCount += 1
+        return Event(seq: seq, time: time, lane: lane, kind: kind, subject: subject, fields: fields, cause: cause)
+    }
+
+    private func decodeDecision(_ tag: UInt8) throws(DecodeFailure) -> Decision {
+        let kind = DecisionKind(rawValue: (tag & RecordTag.decisionKindMask) + 1) ?? .pick
+        let chosen = try cursor.uint32("a decision's choice")
+        let count = try cursor.uint32("a decision's option count")
+        var fallback = chosen
+        if tag & RecordTag.decisionFallbackBit != 0 { fallback = try cursor.uint32("a decision's fallback") }
+        var lane = Symbol.empty
+        var label = Symbol.empty
+        var at = cursor.position
+        if tag & RecordTag.decisionLaneBit != 0 {
+            lane = try symbol(cursor.varint("a decision's lane"), at: at, "a lane")
+        }
+        at = cursor.position
+        if tag & RecordTag.decisionLabelBit != 0 {
+            label = try symbol(cursor.varint("a decision's label"), at: at, "a label")
+        }
+        var ordinal: UInt32 = 0
+        if tag & RecordTag.decisionOrdinalBit != 0 { ordinal = try cursor.uint32("a decision's ordinal") }
+        let distance = try cursor.signed("a decision's event distance")
+        decisionCount += 1
+        return Decision(
+            kind: kind, chosen: chosen, count: count, fallback: fallback, lane: lane, label: label, ordinal: ordinal,
+            afterEvent: lastSeq &- UInt64(bitPattern: distance))
+    }
+
+    private func decodeSymbol() throws(DecodeFailure) {
+        let at = cursor.position
+        let id = try cursor.varint("a symbol id")
+        guard id <= UInt64(symbols.count) else {
+            throw DecodeFailure(
+                position: at, expected: "symbol id \(symbols.count) or lower", detail: "id \(id) skips ahead")
+        }
+        guard id < UInt64(TraceLimits.maxSymbols) else {
+            throw DecodeFailure(
+                position: at, expected: "fewer than \(TraceLimits.maxSymbols) symbols", detail: "id \(id)",
+                kind: .limitExceeded)
+        }
+        let text = try cursor.string("a symbol's text")
+        symbolBytes += text.utf8.count
+        guard symbolBytes <= TraceLimits.maxSymbolBytes else {
+            throw DecodeFailure(
+                position: at, expected: "at most \(TraceLimits.maxSymbolBytes) bytes of symbol text",
+                detail: "more defined", kind: .limitExceeded)
+        }
+        let hash = Digest.hash(text: text)
+        if id == UInt64(symbols.count) {
+            symbols.append(text)
+            symbolHashes.append(hash)
+            lastInts.append(0)
+        } else {
+            symbols[Int(id)] = text
+            symbolHashes[Int(id)] = hash
+        }
+    }
+}

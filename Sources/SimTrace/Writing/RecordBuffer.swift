@@ -1,0 +1,71 @@
+/// A growable byte buffer with unchecked appends, reused for every frame.
+///
+/// The encoder reserves room for a whole record before writing it, so appends need no capacity
+/// check; this keeps the per-event path free of allocation and of `Array`'s uniqueness checks.
+final class RecordBuffer {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for `extra` more bytes (rare: only long strings exceed the frame slack).
+    func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        let newCapacity = max(capacity * 2, count + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func byte(_ value: UInt8) {
+        base[count] = value
+        count += 1
+    }
+
+    /// LEB128: seven bits per byte, low group first, high bit set on all but the last.
+    @inline(__always)
+    func varint(_ value: UInt64) {
+        var v = value
+        var i = count
+        while v >= 0x80 {
+            base[i] = UInt8(truncatingIfNeeded: v) | 0x80
+            v &>>= 7
+            i += 1
+        }
+        base[i] = UInt8(truncatingIfNeeded: v)
+        count = i + 1
+    }
+
+    /// Zigzag maps small negative and positive numbers alike to small varints.
+    @inline(__always)
+    func signed(_ value: Int64) {
+        varint(UInt64(bitPattern: (value &<< 1) ^ (value >> 63)))
+    }
+
+    func fixed64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { byte(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    func fixed32(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { byte(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    /// Length-prefixed UTF-8; reserves its own room.
+    func string(_ text: String) {
+        let utf8 = text.utf8
+        reserve(utf8.count + 10)
+        varint(UInt64(utf8.count))
+        for b in utf8 { byte(b) }
+    }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+}
