@@ -24,10 +24,7 @@ public struct TraceInput {
                 case .event, .checkpoint: break
                 }
             }
-            var symbols: [String] = []
-            symbols.reserveCapacity(reader.symbolCount)
-            for raw in 0..<reader.symbolCount { symbols.append(reader.text(Symbol(raw: UInt32(raw)))) }
-            tape = Tape(decisions: decisions, symbols: symbols)
+            tape = Tape(decisions: decisions, symbols: reader.symbols)
             self.footer = footer
             isTruncated = reader.isTruncated
         } catch {
