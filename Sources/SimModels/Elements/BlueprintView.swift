@@ -18,7 +18,7 @@ public final class BlueprintView {
         case clearAfterPass
     }
 
-    private let simulation: Simulation
+    private unowned let simulation: Simulation
     private let main: LaneID
     public let policy: UpdatePolicy
     /// Whether the host is in a window: lifecycle callbacks are only delivered when visible.
@@ -90,7 +90,7 @@ public final class BlueprintView {
     private func setNeedsLayout() {
         guard !layoutScheduled else { return }
         layoutScheduled = true
-        simulation.post(main, simulation.symbol("view.layout")) { [unowned self] in
+        simulation.post(main, simulation.symbol("view.layout")) { [self] in
             layoutScheduled = false
             updateViewHierarchyIfNeeded()
         }
@@ -101,7 +101,7 @@ public final class BlueprintView {
         hasScheduledDeferredUpdate = true
         deferredCount += 1
         simulation.emit("update.deferred", "", ["pass": .int(passCount)])
-        simulation.post(main, simulation.symbol("update.deferred")) { [unowned self] in
+        simulation.post(main, simulation.symbol("update.deferred")) { [self] in
             hasScheduledDeferredUpdate = false
             if needsViewHierarchyUpdate { setNeedsLayout() }
         }

@@ -2,7 +2,7 @@ import SimCore
 
 /// Player's reference action asset: a button whose `run` function transitions the flow.
 public final class PlayerActionAsset {
-    private let simulation: Simulation
+    private unowned let simulation: Simulation
     private let flow: PlayerFlow
     private let transactions: TransactionContext<PendingTransactionPhases>
 

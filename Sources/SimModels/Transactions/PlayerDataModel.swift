@@ -5,7 +5,7 @@ import SimCore
 /// Like Player's `DataController`, a set that leaves the value unchanged notifies nobody: only
 /// real changes reach the view controller.
 public final class PlayerDataModel {
-    private let simulation: Simulation
+    private unowned let simulation: Simulation
     private var values: [String: String]
     private var observers: [(_ binding: String) -> Void] = []
 

@@ -18,7 +18,7 @@ public struct PlayerFlowState: Sendable, Hashable {
 /// Player's flow state machine: `transition` is synchronous, and a transition requested while one
 /// is running is refused (Player throws "Transitioning while ongoing transition … is not supported").
 public final class PlayerFlow {
-    private let simulation: Simulation
+    private unowned let simulation: Simulation
     private let states: [String: PlayerFlowState]
     private let startState: String
     private var hooks: [(_ from: String?, _ to: PlayerFlowState) -> Void] = []

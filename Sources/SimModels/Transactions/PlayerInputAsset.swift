@@ -7,7 +7,7 @@ import SimCore
 /// ends → `set()` then `clear(.input)`. Every native view update that shows the binding copies its
 /// value into the local text (the view model's data sink), whatever the user has typed.
 public final class PlayerInputAsset {
-    private let simulation: Simulation
+    private unowned let simulation: Simulation
     private let data: PlayerDataModel
     private let transactions: TransactionContext<PendingTransactionPhases>
 
@@ -29,8 +29,8 @@ public final class PlayerInputAsset {
         self.binding = binding
         self.data = data
         self.transactions = transactions
-        views.onNativeUpdate { [unowned self] update in
-            if let value = update.value(of: binding) { sink(value) }
+        views.onNativeUpdate { [weak self] update in
+            if let self, let value = update.value(of: binding) { sink(value) }
         }
     }
 
@@ -38,7 +38,7 @@ public final class PlayerInputAsset {
     public func focus() {
         isEditing = true
         simulation.emit("input.focus", id)
-        transactions.register(.input) { [unowned self] in set() }
+        transactions.register(.input) { [weak self] in self?.set() }
     }
 
     /// The user types `characters`: only the local text changes.

@@ -13,7 +13,7 @@ import SimCore
 /// player.start()
 /// ```
 public final class PlayerSession {
-    public let simulation: Simulation
+    public unowned let simulation: Simulation
     public let data: PlayerDataModel
     public let flow: PlayerFlow
     public let views: PlayerViewController

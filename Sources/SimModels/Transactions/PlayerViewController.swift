@@ -7,7 +7,7 @@ import SimCore
 /// `queueMicrotask`. The microtask lane drains before `main`. Every resolved view reaches the native
 /// side as a separate `main` job (`view.update`), which is where assets copy values in.
 public final class PlayerViewController {
-    private let simulation: Simulation
+    private unowned let simulation: Simulation
     private let data: PlayerDataModel
     private let views: [String: [String]]
     private let microtask: LaneID
@@ -32,10 +32,12 @@ public final class PlayerViewController {
         microtask = simulation.lane("microtask")
         main = simulation.lane("main")
         simulation.rule(microtask, drainsBefore: main)
-        flow.onTransition { [unowned self] _, state in
+        // Weak: the flow and the data model must not keep the controller alive.
+        flow.onTransition { [weak self] _, state in
+            guard let self else { return }
             if let ref = state.viewRef { onView(ref) } else { currentView = nil }
         }
-        data.onUpdate { [unowned self] binding in queueUpdate(binding) }
+        data.onUpdate { [weak self] binding in self?.queueUpdate(binding) }
     }
 
     /// Calls `observer` inside every native `view.update` job, in subscription order.
@@ -59,7 +61,7 @@ public final class PlayerViewController {
         pendingBindings = [binding]
         queuedBatches += 1
         simulation.emit("view.queueUpdate", binding, ["batched": false, "pending": 1])
-        simulation.post(microtask, simulation.symbol("view.resolve")) { [unowned self] in
+        simulation.post(microtask, simulation.symbol("view.resolve")) { [self] in
             let changed = pendingBindings ?? []
             pendingBindings = nil
             guard let ref = currentView else { return }
@@ -76,7 +78,7 @@ public final class PlayerViewController {
     }
 
     private func sendToNative(_ update: PlayerViewUpdate) {
-        simulation.post(main, simulation.symbol("view.update")) { [unowned self] in
+        simulation.post(main, simulation.symbol("view.update")) { [self] in
             applied.append(update)
             simulation.emit(
                 "view.update", update.viewRef,

@@ -15,7 +15,7 @@ import SimCore
 public final class TransactionContext<Phase: Hashable & CustomStringConvertible> {
     public typealias Callback = () -> Void
 
-    private let simulation: Simulation
+    private unowned let simulation: Simulation
     // Looked up by key only, never iterated: iteration order must not leak into a run.
     private var callbacks: [Phase: [Callback]] = [:]
 
