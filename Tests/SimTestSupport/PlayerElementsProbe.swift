@@ -40,3 +40,23 @@ public enum PlayerElementsProbe {
         }
     }
 }
+
+extension PlayerElementsProbe {
+    /// The events of `kind`, each as its subject and its fields by key (values as text).
+    public static func events(_ sink: MemorySink, _ kind: String) -> [(subject: String, fields: [String: String])] {
+        sink.events.compactMap { event in
+            guard sink.text(event.kind) == kind else { return nil }
+            var fields: [String: String] = [:]
+            for field in event.fields {
+                let value: String
+                switch field.value {
+                case .int(let number): value = String(number)
+                case .bool(let flag): value = String(flag)
+                case .symbol(let symbol): value = sink.text(symbol)
+                }
+                fields[sink.text(field.key)] = value
+            }
+            return (sink.text(event.subject), fields)
+        }
+    }
+}
