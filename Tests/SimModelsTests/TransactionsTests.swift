@@ -102,7 +102,9 @@ private func makePlayer(_ simulation: Simulation) -> PlayerSession {
         #expect(result.verdict == .pass)
         #expect(player.views.queuedBatches == 1)
         #expect(
-            PlayerElementsProbe.events(sink, "view.queueUpdate").map { $0.fields["batched"] } == ["false", "true", "true"])
+            PlayerElementsProbe.events(sink, "view.queueUpdate").map { $0.fields["batched"] } == [
+                "false", "true", "true",
+            ])
         #expect(PlayerElementsProbe.kinds(sink, only: ["view.resolve"]).count == 1)
         #expect(player.views.applied.map(\.reason) == ["enter", "data"])
         #expect(player.views.applied.last?.value(of: "user.name") == "Ada L")

@@ -15,7 +15,8 @@ import Testing
 
     @Test func randomFindsTheLostRerenderWithinAThousandSeeds() throws {
         let found = try #require(
-            PlayerElementsProbe.firstFailure(scenario, variant: "buggy", strategy: .init(kind: .random), seeds: 0..<1000))
+            PlayerElementsProbe.firstFailure(
+                scenario, variant: "buggy", strategy: .init(kind: .random), seeds: 0..<1000))
         #expect(found.result.verdict.oracle == "view-tree-matches-element-tree")
     }
 
@@ -29,7 +30,8 @@ import Testing
     func fixedVariantPassesTwoThousandSeeds(_ kind: StrategySpec.Kind) {
         let failure = PlayerElementsProbe.firstFailure(
             scenario, variant: "fixed", strategy: .init(kind: kind), seeds: 0..<2000)
-        #expect(failure == nil, "fixed failed at seed \(failure?.seed ?? 0): \(failure?.result.verdict.description ?? "")")
+        #expect(
+            failure == nil, "fixed failed at seed \(failure?.seed ?? 0): \(failure?.result.verdict.description ?? "")")
     }
 
     @Test func sameSeedGivesSameDigest() {
@@ -45,14 +47,19 @@ import Testing
     }
 }
 
-/// Prints where each strategy first finds each bug (run with `--filter ScenarioSeedReport`).
+/// Prints where each strategy first finds each bug, and how often (run with `--filter ScenarioSeedReport`).
 @Suite struct ScenarioSeedReport {
     @Test func firstFailingSeeds() {
         for scenario in [LostInputNavigation.scenario, ElementUpdateReentrancy.scenario] {
             for kind in [StrategySpec.Kind.fifo, .random, .pct] {
-                let found = PlayerElementsProbe.firstFailure(
-                    scenario, variant: "buggy", strategy: .init(kind: kind), seeds: 0..<1000)
-                print("SEED-REPORT \(scenario.name) buggy \(kind): \(found.map { "seed \($0.seed): \($0.result.verdict)" } ?? "none in 0..<1000")")
+                let strategy = StrategySpec(kind: kind).makeStrategy()
+                var failing: [UInt64] = []
+                for seed: UInt64 in 0..<1000
+                where scenario.run(variant: "buggy", seed: seed, strategy: strategy).verdict.isFailure {
+                    failing.append(seed)
+                }
+                let first = failing.first.map { "first at seed \($0)" } ?? "none"
+                print("SEED-REPORT \(scenario.name) buggy \(kind): \(first), \(failing.count)/1000 seeds fail")
             }
         }
     }

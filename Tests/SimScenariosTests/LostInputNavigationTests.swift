@@ -21,7 +21,8 @@ import Testing
 
     @Test func randomFindsTheLostInputWithinAThousandSeeds() throws {
         let found = try #require(
-            PlayerElementsProbe.firstFailure(scenario, variant: "buggy", strategy: .init(kind: .random), seeds: 0..<1000))
+            PlayerElementsProbe.firstFailure(
+                scenario, variant: "buggy", strategy: .init(kind: .random), seeds: 0..<1000))
         #expect(found.result.verdict.oracle == "typed-text-kept")
         #expect(found.result.verdict.message.contains("'Ada'"))
     }
@@ -30,7 +31,8 @@ import Testing
     func fixedVariantPassesTwoThousandSeeds(_ kind: StrategySpec.Kind) {
         let failure = PlayerElementsProbe.firstFailure(
             scenario, variant: "fixed", strategy: .init(kind: kind), seeds: 0..<2000)
-        #expect(failure == nil, "fixed failed at seed \(failure?.seed ?? 0): \(failure?.result.verdict.description ?? "")")
+        #expect(
+            failure == nil, "fixed failed at seed \(failure?.seed ?? 0): \(failure?.result.verdict.description ?? "")")
     }
 
     @Test func bothRacesAreExplored() {

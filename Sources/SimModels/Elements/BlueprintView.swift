@@ -188,11 +188,13 @@ public final class BlueprintView {
                 simulation.emit("view.reuse", here, ["type": .text(type), "serial": .int(child.serial)])
                 if moved {
                     simulation.emit(
-                        "view.transition", here, ["kind": "layout", "animation": .text(resolved?.description ?? "none")])
+                        "view.transition", here,
+                        ["kind": "layout", "animation": .text(resolved?.description ?? "none")])
                 }
                 apply(node.description, to: child)
                 updateChildren(
-                    of: child, to: node.children, at: here, animation: resolved, context: context, lifecycle: &lifecycle)
+                    of: child, to: node.children, at: here, animation: resolved, context: context, lifecycle: &lifecycle
+                )
             } else {
                 nextSerial += 1
                 let child = NativeView(node.description, serial: nextSerial)
@@ -204,10 +206,12 @@ public final class BlueprintView {
                 // A new view is built without animation, and its subviews never animate in.
                 var inner = context
                 inner.appearanceTransitionsEnabled = false
-                updateChildren(of: child, to: node.children, at: here, animation: nil, context: inner, lifecycle: &lifecycle)
+                updateChildren(
+                    of: child, to: node.children, at: here, animation: nil, context: inner, lifecycle: &lifecycle)
                 updated.append((path, child))
                 if context.appearanceTransitionsEnabled, let appearing = node.description.appearingTransition {
-                    simulation.emit("view.transition", here, ["kind": "appear", "animation": .text(appearing.description)])
+                    simulation.emit(
+                        "view.transition", here, ["kind": "appear", "animation": .text(appearing.description)])
                 }
             }
         }
@@ -215,11 +219,14 @@ public final class BlueprintView {
             let here = join(base, path)
             simulation.emit(
                 "view.remove", here,
-                ["type": .text(child.viewType), "serial": .int(child.serial),
-                 "animated": .bool(child.description.disappearingTransition != nil)])
+                [
+                    "type": .text(child.viewType), "serial": .int(child.serial),
+                    "animated": .bool(child.description.disappearingTransition != nil),
+                ])
             if context.isVisible { collectDisappear(child, at: here, into: &lifecycle) }
             if let disappearing = child.description.disappearingTransition {
-                simulation.emit("view.transition", here, ["kind": "disappear", "animation": .text(disappearing.description)])
+                simulation.emit(
+                    "view.transition", here, ["kind": "disappear", "animation": .text(disappearing.description)])
             }
         }
         view.children = updated
