@@ -1,0 +1,70 @@
+import SimCore
+
+/// Player's reference input asset on the native side: local text, a binding, and the pending
+/// `.input` transaction it registers while being edited.
+///
+/// Typing changes only the local text. Editing begins → register `.input { set() }`; editing
+/// ends → `set()` then `clear(.input)`. Every native view update that shows the binding copies its
+/// value into the local text (the view model's data sink), whatever the user has typed.
+public final class PlayerInputAsset {
+    private unowned let simulation: Simulation
+    private let data: PlayerDataModel
+    private let transactions: TransactionContext<PendingTransactionPhases>
+
+    public let id: String
+    public let binding: String
+    /// The text shown in the field.
+    public private(set) var text = ""
+    /// True between focus and blur.
+    public private(set) var isEditing = false
+    /// Every time a view update replaced text the user had typed but not saved: (typed, replacement).
+    public private(set) var overwrites: [(typed: String, with: String)] = []
+
+    public init(
+        _ simulation: Simulation, id: String, binding: String, data: PlayerDataModel,
+        transactions: TransactionContext<PendingTransactionPhases>, views: PlayerViewController
+    ) {
+        self.simulation = simulation
+        self.id = id
+        self.binding = binding
+        self.data = data
+        self.transactions = transactions
+        views.onNativeUpdate { [weak self] update in
+            if let self, let value = update.value(of: binding) { sink(value) }
+        }
+    }
+
+    /// Editing begins: registers the `.input` transaction that saves the local text.
+    public func focus() {
+        isEditing = true
+        simulation.emit("input.focus", id)
+        transactions.register(.input) { [weak self] in self?.set() }
+    }
+
+    /// The user types `characters`: only the local text changes.
+    public func type(_ characters: String) {
+        text += characters
+        simulation.emit("input.type", id, ["text": .text(text)])
+    }
+
+    /// Editing ends: saves the local text, then clears the `.input` transactions.
+    public func blur() {
+        isEditing = false
+        simulation.emit("input.blur", id, ["text": .text(text)])
+        set()
+        transactions.clear(.input)
+    }
+
+    /// Writes the local text into the binding.
+    public func set() { data.set(binding, text) }
+
+    /// Unsaved: being edited, and the field shows something the data model does not hold.
+    public var hasUnsavedText: Bool { isEditing && text != data.get(binding) }
+
+    private func sink(_ value: String) {
+        let lost = hasUnsavedText && value != text
+        if lost { overwrites.append((text, value)) }
+        simulation.emit("input.sink", id, ["from": .text(text), "to": .text(value), "lostTyping": .bool(lost)])
+        text = value
+    }
+}

@@ -1,0 +1,18 @@
+/// A resolved view as the core hands it to the native side: the view and its bindings' values at
+/// resolution time (a snapshot: the native side may apply it after the data has moved on).
+public struct PlayerViewUpdate: Sendable {
+    /// The view's reference (its id in the flow).
+    public var viewRef: String
+    /// Binding → value, in the view's asset order.
+    public var values: [(binding: String, value: String)]
+    /// Why the view was resolved: `enter` (a transition) or `data` (batched data changes).
+    public var reason: String
+    /// Resolution number within the run, 1-based.
+    public var number: Int
+
+    /// The snapshot value of `binding`, nil when the view does not show it.
+    public func value(of binding: String) -> String? {
+        values.first { $0.binding == binding }?.value
+    }
+
+}
