@@ -3,6 +3,8 @@ import SimCore
 /// The scenarios that ship with simrun, in the order `simrun list` shows them.
 public enum BuiltinScenarios {
     public static let all: [Scenario] = [
-        CounterRace.scenario
+        LostInputNavigation.scenario,
+        ElementUpdateReentrancy.scenario,
+        CounterRace.scenario,
     ]
 }

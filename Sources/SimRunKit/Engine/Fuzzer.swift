@@ -89,7 +89,7 @@ public struct Fuzzer: Sendable {
                 }
                 if result.verdict.isFailure {
                     state.record(seed: seed, result: result)
-                    if !config.keepGoing { state.stopSeed.min(seed, ordering: .relaxed) }
+                    if !config.keepGoing { state.lowerStopSeed(to: seed) }
                 }
                 if worker == 0, ContinuousClock.now - lastReport > .milliseconds(500) {
                     lastReport = ContinuousClock.now
@@ -156,6 +156,18 @@ final class SharedState: Sendable {
     private let goals: Mutex<[Int]>
 
     init(goalCount: Int) { goals = Mutex(Array(repeating: 0, count: goalCount)) }
+
+    /// Lowers the stop line to `seed`. (A compare-exchange loop: `Atomic<UInt64>.min` in Swift 6.3.1
+    /// on Linux returns the new minimum without storing it.)
+    func lowerStopSeed(to seed: UInt64) {
+        var current = stopSeed.load(ordering: .relaxed)
+        while seed < current {
+            let (exchanged, original) = stopSeed.compareExchange(
+                expected: current, desired: seed, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
 
     func record(seed: UInt64, result: RunResult) {
         failures.withLock { $0 += 1 }
