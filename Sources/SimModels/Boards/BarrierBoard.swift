@@ -50,6 +50,8 @@ public final class BarrierBoard: ActivatableBoard {
     private var waiters: [Waiter] = []
     private var pendingBlocks: [Block] = []
     private var nextWaiter = 0
+    /// Waiters an overcome has read (and so will run): clearing them is not losing them.
+    private var delivered: [Int] = []
 
     /// Waiters that ran, and waiters cleared by an overcome (lost) or a cancel (dropped).
     public private(set) var ran = 0
@@ -58,8 +60,8 @@ public final class BarrierBoard: ActivatableBoard {
     /// True once an overcome or cancel was received: this barrier is finished.
     public private(set) var isFinished = false
 
-    /// Waiters stored now.
-    public var waiterCount: Int { waiters.count }
+    /// Waiters stored now that no overcome has read.
+    public var waiterCount: Int { waiters.filter { !delivered.contains($0.number) }.count }
     /// Waits requested so far.
     public var waitCount: Int { nextWaiter }
 
@@ -95,6 +97,7 @@ public final class BarrierBoard: ActivatableBoard {
         // queue.sync: every block enqueued before the read has run when the read happens.
         flushPendingBlocks()
         let snapshot = waiters
+        delivered.append(contentsOf: snapshot.map(\.number))
         sim.emit("barrier.overcome", identifier, ["phase": "read", "waiters": .int(snapshot.count)])
         sim.continueCall("barrier.deliver") { [self] in
             for waiter in snapshot {
@@ -132,10 +135,10 @@ public final class BarrierBoard: ActivatableBoard {
             waiters.append(waiter)
             sim.emit("barrier.wait", identifier, ["waiter": .int(waiter.number), "phase": "stored"])
         case .clear(let reason):
-            let cleared = waiters.count
+            let cleared = waiters.filter { !delivered.contains($0.number) }.count
             waiters.removeAll()
             if reason == "overcome" { lost += cleared } else { dropped += cleared }
-            sim.emit("barrier.clear", identifier, ["reason": .text(reason), "cleared": .int(cleared)])
+            sim.emit("barrier.clear", identifier, ["reason": .text(reason), "unrun": .int(cleared)])
         }
     }
 }
