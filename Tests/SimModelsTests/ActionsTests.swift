@@ -66,12 +66,20 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
             let tree = makeTree(
                 sim,
                 [
-                    ("A", SyncNativeAction { props in props.succeed(); props.succeed() }),
+                    (
+                        "A",
+                        SyncNativeAction { props in
+                            props.succeed()
+                            props.succeed()
+                        }
+                    ),
                     ("B", SyncNativeAction { $0.next() }), ("C", SyncNativeAction { _ in }),
                 ])
             let action = NativeActionModel(
                 id: "1", key: "tap", event: "onClick",
-                triggers: [trigger("A"), trigger("B", parent: "A", then: .success), trigger("C", parent: "B", then: .next)])
+                triggers: [
+                    trigger("A"), trigger("B", parent: "A", then: .success), trigger("C", parent: "B", then: .next),
+                ])
             sim.post(on: "main", "click") {
                 tree.dispatch(action, event: "onClick")
                 entered.value = tree.entered
@@ -84,12 +92,22 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
         let entered = Recorder<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let tree = makeTree(
-                sim, [("A", SyncNativeAction { props in props.fail(); props.next() }), ("K", SyncNativeAction { _ in })])
+                sim,
+                [
+                    (
+                        "A",
+                        SyncNativeAction { props in
+                            props.fail()
+                            props.next()
+                        }
+                    ), ("K", SyncNativeAction { _ in }),
+                ])
             let action = NativeActionModel(
                 id: "1", key: "tap", event: "onClick",
                 triggers: [
                     trigger("A"), trigger("S", parent: "A", key: "K", then: .success),
-                    trigger("F", parent: "A", key: "K", then: .failure), trigger("N", parent: "A", key: "K", then: .next),
+                    trigger("F", parent: "A", key: "K", then: .failure),
+                    trigger("N", parent: "A", key: "K", then: .next),
                 ])
             sim.post(on: "main", "click") {
                 tree.dispatch(action, event: "onClick")
@@ -128,7 +146,13 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
                 let tree = makeTree(
                     sim,
                     [
-                        ("FETCH", AsyncNativeAction(sim, lane: "io.fetch") { props in bodies.value.append("fetch"); props.succeed() }),
+                        (
+                            "FETCH",
+                            AsyncNativeAction(sim, lane: "io.fetch") { props in
+                                bodies.value.append("fetch")
+                                props.succeed()
+                            }
+                        ),
                         ("SHOW", SyncNativeAction { _ in bodies.value.append("show") }),
                         ("SUBMIT", AsyncNativeAction(sim, lane: "io.submit") { _ in bodies.value.append("submit") }),
                     ])
@@ -158,14 +182,20 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
             let tree = makeTree(
                 sim,
                 [
-                    ("SET", SyncNativeAction { props in
-                        props.onVariableChange?(NativeVariableModel(key: "price", value: "42"))
-                        props.succeed()
-                    }),
-                    ("READ", SyncNativeAction { props in
-                        snapshot.value = props.variables?["price"]?.value
-                        live.value = props.findVariable("price")?.value
-                    }),
+                    (
+                        "SET",
+                        SyncNativeAction { props in
+                            props.onVariableChange?(NativeVariableModel(key: "price", value: "42"))
+                            props.succeed()
+                        }
+                    ),
+                    (
+                        "READ",
+                        SyncNativeAction { props in
+                            snapshot.value = props.variables?["price"]?.value
+                            live.value = props.findVariable("price")?.value
+                        }
+                    ),
                 ])
             tree.state.declare(NativeVariableModel(key: "price", value: "0"))
             tree.state.observe("price") { seen.value.append($0.value) }
@@ -198,7 +228,8 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
                 let tree = makeTree(sim, [("A", make("io.a")), ("B", make("io.b"))])
                 let triggers: [NativeActionTriggerModel?] = [
                     trigger("r1", key: "A"), trigger("c1", parent: "r1", key: "B", then: .success),
-                    trigger("c2", parent: "r1", key: "B", then: .failure), trigger("c3", parent: "r1", key: "A", then: .end),
+                    trigger("c2", parent: "r1", key: "B", then: .failure),
+                    trigger("c3", parent: "r1", key: "A", then: .end),
                     trigger("g1", parent: "c1", key: "A", then: .success), trigger("r2", key: "B"),
                     trigger("c4", parent: "r2", key: "MISSING", then: .failure),
                     trigger("g2", parent: "c4", key: "A", then: .success),

@@ -20,7 +20,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
             let mb = makeMotherboard(sim)
             let task = TaskBoard(
                 "fetch", sim: sim,
-                executor: BoardExecutor.timed(sim, lane: "network", delay: .milliseconds(100), site: "fetch", canFail: false))
+                executor: BoardExecutor.timed(
+                    sim, lane: "network", delay: .milliseconds(100), site: "fetch", canFail: false))
             board.value = task
             mb.installBoard(task)
             mb.registerFlow("log", from: "fetch") { outputs.value.append($0.description) }
@@ -68,8 +69,10 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
             mb.installBoard(
                 TaskBoard(
                     "job", sim: sim,
-                    executor: BoardExecutor.timed(sim, lane: "bg", delay: .milliseconds(5), site: "job", canFail: false)))
-            mb.registerCompletionFlow("after", from: "job") { _ in installedWhenSeen.value.append(mb.isInstalled("job")) }
+                    executor: BoardExecutor.timed(sim, lane: "bg", delay: .milliseconds(5), site: "job", canFail: false)
+                ))
+            mb.registerCompletionFlow("after", from: "job") { _ in installedWhenSeen.value.append(mb.isInstalled("job"))
+            }
             names.value = mb.flowNames
             sim.post(on: "main", "go") { mb.activate("job") }
         }
@@ -309,21 +312,27 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
                 for index in 0..<3 {
                     sim.after(.milliseconds(Int64(sim.choose(3, "tap.delay") * 10)), on: sim.lane("main"), "tap") {
                         mb.activate("task", .value(.text("\(index)")))
-                        mb.activate("queue", .block(BlockTaskParameter(.text("\(index)")).onCompletion { _ in blockEnds.value += 1 }))
+                        mb.activate(
+                            "queue",
+                            .block(BlockTaskParameter(.text("\(index)")).onCompletion { _ in blockEnds.value += 1 }))
                         mb.activate("gate", .barrier(.wait { _ in barrierRuns.value += 1 }))
                     }
                 }
                 sim.after(.milliseconds(Int64(sim.choose(4, "overcome.delay") * 10)), on: sim.lane("network"), "open") {
                     mb.activate("gate", .barrier(.overcome(.text("v"))))
                 }
-                sim.always("task-board-one-at-a-time") { (0...1).contains(active.value) ? nil : "\(active.value) tasks at once" }
+                sim.always("task-board-one-at-a-time") {
+                    (0...1).contains(active.value) ? nil : "\(active.value) tasks at once"
+                }
                 sim.always("queue-runs-one") { queue.peakRunning <= 1 ? nil : "queue ran \(queue.peakRunning) at once" }
                 sim.atEnd("every-wait-accounted") {
                     barrier.ran + barrier.lost + barrier.waiterCount == barrier.waitCount
-                        ? nil : "ran \(barrier.ran) lost \(barrier.lost) held \(barrier.waiterCount) of \(barrier.waitCount)"
+                        ? nil
+                        : "ran \(barrier.ran) lost \(barrier.lost) held \(barrier.waiterCount) of \(barrier.waitCount)"
                 }
                 sim.atEnd("every-block-activation-ends") {
-                    blockEnds.value == 3 || !mb.isInstalled("queue") && blockEnds.value <= 3 ? nil : "ended \(blockEnds.value)"
+                    blockEnds.value == 3 || !mb.isInstalled("queue") && blockEnds.value <= 3
+                        ? nil : "ended \(blockEnds.value)"
                 }
                 sim.atEnd("task-slot-released") { task.isProcessing ? "task still processing" : nil }
             }
