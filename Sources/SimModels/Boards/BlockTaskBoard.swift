@@ -1,0 +1,214 @@
+import SimCore
+
+/// How a `BlockTaskBoard` treats an activation that arrives while others run (Boardy's
+/// `ExecutingType`).
+public enum ExecutingType: Hashable, Sendable {
+    /// Every activation runs at once, independently.
+    case `default`
+    /// Earlier activations are cancelled; the new one runs on a one-at-a-time operation queue.
+    case latest
+    /// An activation while one runs is rejected with `.cancelled`.
+    case only
+    /// Activations run one after another, in order.
+    case queue
+    /// Activations run on an operation queue with at most `max` at a time.
+    case concurrent(max: Int)
+}
+
+/// A task board with per-activation handlers and an execution policy (Boardy's `BlockTaskBoard`).
+///
+/// Facts from congncif/Boardy `Boardy/ComponentKit/BlockTaskBoard.swift`: each activation's result
+/// goes to its own handlers in the order success|error → output (success only) → processing(false)
+/// → completion(.done); the board completes when the last task finished (for `queue`, when no task
+/// is left to start); `only` rejects with completion(.cancelled) only; `latest` cancels every earlier
+/// task (processing(false), completion(.cancelled)) and their late results are ignored; `latest`
+/// and `concurrent` start their work from an OperationQueue, which is a hop (a job here).
+public final class BlockTaskBoard: ActivatableBoard {
+    /// Runs the task for an input and calls the completion, now or from a later job.
+    public typealias Executor = (_ input: BoardValue, _ completion: @escaping (BoardTaskResult) -> Void) -> Void
+
+    private enum Phase { case pending, waitingForOperation, running }
+
+    private struct TaskRecord {
+        let number: Int
+        let parameter: BlockTaskParameter
+        var phase: Phase
+    }
+
+    public let identifier: String
+    public weak var delegate: Motherboard?
+    unowned let sim: Simulation
+    public let executingType: ExecutingType
+    private let executor: Executor
+    private var records: [TaskRecord] = []
+    private var nextNumber = 0
+    private var runningOperations = 0
+    private var waitingOperations: [Int] = []
+
+    /// Tasks started, finished, cancelled and rejected so far.
+    public private(set) var started = 0
+    public private(set) var finished = 0
+    public private(set) var cancelled = 0
+    public private(set) var rejected = 0
+    /// The most tasks that were running at once.
+    public private(set) var peakRunning = 0
+
+    /// Tasks accepted and not yet ended.
+    public var activeCount: Int { records.count }
+    private var runningCount: Int { records.filter { $0.phase == .running }.count }
+
+    /// A block task board with a policy.
+    public init(
+        _ identifier: String, sim: Simulation, executingType: ExecutingType = .default, executor: @escaping Executor
+    ) {
+        self.identifier = identifier
+        self.sim = sim
+        self.executingType = executingType
+        self.executor = executor
+    }
+
+    private var operationLimit: Int {
+        switch executingType {
+        case .concurrent(let max): Swift.max(1, max)
+        default: 1
+        }
+    }
+
+    public func activate(withOption option: BoardOption) {
+        guard case .block(let parameter) = option else {
+            sim.emit("board.drop", identifier, ["reason": "wrong option"])
+            return
+        }
+        nextNumber += 1
+        let number = nextNumber
+        switch executingType {
+        case .default:
+            accept(number, parameter, phase: .running)
+            execute(number)
+        case .only:
+            guard records.isEmpty else {
+                rejected += 1
+                sim.emit("board.drop", identifier, ["reason": "only", "task": .int(number)])
+                parameter.completionHandler?(.cancelled)
+                return
+            }
+            accept(number, parameter, phase: .running)
+            execute(number)
+        case .queue:
+            let startNow = records.isEmpty
+            accept(number, parameter, phase: startNow ? .running : .pending)
+            if startNow { execute(number) }
+        case .latest:
+            cancelAll()
+            accept(number, parameter, phase: .waitingForOperation)
+            enqueueOperation(number)
+        case .concurrent:
+            accept(number, parameter, phase: .waitingForOperation)
+            enqueueOperation(number)
+        }
+    }
+
+    private func accept(_ number: Int, _ parameter: BlockTaskParameter, phase: Phase) {
+        records.append(TaskRecord(number: number, parameter: parameter, phase: phase))
+        sim.emit("task.accept", identifier, ["task": .int(number), "input": .text(parameter.input.description)])
+        parameter.processingHandler?(true)
+    }
+
+    private func execute(_ number: Int) {
+        guard let index = records.firstIndex(where: { $0.number == number }) else { return }
+        records[index].phase = .running
+        started += 1
+        peakRunning = max(peakRunning, runningCount)
+        sim.emit("task.start", identifier, ["task": .int(number)])
+        executor(records[index].parameter.input) { [self] result in finish(number, result) }
+    }
+
+    // MARK: Operation queue (latest, concurrent)
+
+    private func enqueueOperation(_ number: Int) {
+        waitingOperations.append(number)
+        pumpOperations()
+    }
+
+    private func pumpOperations() {
+        while runningOperations < operationLimit, !waitingOperations.isEmpty {
+            let number = waitingOperations.removeFirst()
+            runningOperations += 1
+            // The operation queue starts the work on its own thread: a hop.
+            sim.post(sim.lane(identifier + ".operations"), sim.symbol("task.operation")) { [self] in
+                if records.contains(where: { $0.number == number }) {
+                    execute(number)
+                } else {
+                    // Cancelled before it started: the operation finishes at once.
+                    runningOperations -= 1
+                    pumpOperations()
+                }
+            }
+        }
+    }
+
+    private var usesOperations: Bool {
+        switch executingType {
+        case .latest, .concurrent: true
+        default: false
+        }
+    }
+
+    // MARK: Ending
+
+    private func cancelAll() {
+        let cancelledRecords = records
+        records.removeAll()
+        for record in cancelledRecords {
+            cancelled += 1
+            // A running operation that is cancelled finishes at once and frees its slot.
+            if record.phase == .running && usesOperations { runningOperations -= 1 }
+            sim.emit("task.cancel", identifier, ["task": .int(record.number)])
+            record.parameter.processingHandler?(false)
+            record.parameter.completionHandler?(.cancelled)
+        }
+    }
+
+    private func finish(_ number: Int, _ result: BoardTaskResult) {
+        guard let index = records.firstIndex(where: { $0.number == number }) else {
+            // Cancelled, or a second completion: nobody is listening any more.
+            sim.emit("task.finish", identifier, ["task": .int(number), "ignored": true])
+            return
+        }
+        let record = records.remove(at: index)
+        let becameEmpty = records.isEmpty
+        finished += 1
+        if usesOperations { runningOperations -= 1 }
+        sim.emit(
+            "task.finish", identifier,
+            ["task": .int(number), "ignored": false, "ok": .bool((try? result.get()) != nil)])
+        switch result {
+        case .success(let output):
+            record.parameter.successHandler?(output)
+            sendOutput(output, in: sim)
+        case .failure(let error):
+            record.parameter.errorHandler?(error)
+        }
+        sim.afterCall("task.deliver") { [self] in
+            record.parameter.processingHandler?(false)
+            record.parameter.completionHandler?(.done)
+            afterDelivery(becameEmpty: becameEmpty)
+        }
+    }
+
+    private func afterDelivery(becameEmpty: Bool) {
+        switch executingType {
+        case .queue:
+            if let next = records.first(where: { $0.phase == .pending }) {
+                execute(next.number)
+            } else if becameEmpty && records.isEmpty {
+                complete(true, in: sim)
+            }
+        case .latest, .concurrent:
+            pumpOperations()
+            if becameEmpty { complete(true, in: sim) }
+        case .default, .only:
+            if becameEmpty { complete(true, in: sim) }
+        }
+    }
+}
