@@ -5,6 +5,8 @@ public enum BuiltinScenarios {
     public static let all: [Scenario] = [
         LostInputNavigation.scenario,
         ElementUpdateReentrancy.scenario,
+        CartLoginBarrier.scenario,
+        AsyncActionStaleVariable.scenario,
         CounterRace.scenario,
     ]
 }

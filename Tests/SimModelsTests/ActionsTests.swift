@@ -21,7 +21,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
 
 @Suite struct ActionsTests {
     @Test func endAndMissingThenStopTheChain() {
-        let entered = Recorder<[String]>([])
+        let entered = ValueBox<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let succeed = SyncNativeAction { $0.succeed() }
             let tree = makeTree(sim, ["A", "B", "C", "D", "E"].map { ($0, succeed) })
@@ -42,7 +42,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
     }
 
     @Test func aMissingHandlerFallsBackAndStopsTheChain() {
-        let result = Recorder<([String], [String])>(([], []))
+        let result = ValueBox<([String], [String])>(([], []))
         _ = BoardsActionsSupport.simulate { sim in
             let tree = makeTree(sim, [("OK", SyncNativeAction { $0.succeed() })])
             let action = NativeActionModel(
@@ -61,7 +61,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
     }
 
     @Test func aCallbackFiredTwiceRunsTheSubtreeTwice() {
-        let entered = Recorder<[String]>([])
+        let entered = ValueBox<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let tree = makeTree(
                 sim,
@@ -89,7 +89,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
     }
 
     @Test func failureAndNextRunOnlyTheirChildren() {
-        let entered = Recorder<[String]>([])
+        let entered = ValueBox<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let tree = makeTree(
                 sim,
@@ -118,7 +118,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
     }
 
     @Test func rootTriggersRunInArrayOrderAndOnlyForTheirEvent() {
-        let entered = Recorder<[String]>([])
+        let entered = ValueBox<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let noop = SyncNativeAction { _ in }
             let tree = makeTree(sim, [("K", noop)])
@@ -141,7 +141,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
         var siblingFirst = 0
         var childFirst = 0
         for seed in 0..<100 as Range<UInt64> {
-            let bodies = Recorder<[String]>([])
+            let bodies = ValueBox<[String]>([])
             _ = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 let tree = makeTree(
                     sim,
@@ -175,9 +175,9 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
     }
 
     @Test func variableWritesGoThroughOnVariableChangeAndNotifyObservers() {
-        let seen = Recorder<[String]>([])
-        let snapshot = Recorder<String?>(nil)
-        let live = Recorder<String?>(nil)
+        let seen = ValueBox<[String]>([])
+        let snapshot = ValueBox<String?>(nil)
+        let live = ValueBox<String?>(nil)
         _ = BoardsActionsSupport.simulate { sim in
             let tree = makeTree(
                 sim,
@@ -213,7 +213,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
         for seed in 0..<200 as Range<UInt64> {
             let result = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 // Each handler decides success or failure, and may fire its callback twice.
-                let fired = Recorder<[String: Int]>([:])
+                let fired = ValueBox<[String: Int]>([:])
                 let make: (String) -> any INativeAction = { lane in
                     AsyncNativeAction(sim, lane: lane) { props in
                         let times = sim.buggify("callback.twice") ? 2 : 1

@@ -14,8 +14,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     // MARK: TaskBoard
 
     @Test func taskBoardDropsAnActivationWhileATaskRuns() {
-        let board = Recorder<TaskBoard?>(nil)
-        let outputs = Recorder<[String]>([])
+        let board = ValueBox<TaskBoard?>(nil)
+        let outputs = ValueBox<[String]>([])
         let result = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             let task = TaskBoard(
@@ -38,8 +38,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
 
     @Test func taskBoardCompletesOnceWhenTheExecutorCompletesTwice() {
         for detaches in [true, false] {
-            let outputs = Recorder(0)
-            let completions = Recorder(0)
+            let outputs = ValueBox(0)
+            let completions = ValueBox(0)
             _ = BoardsActionsSupport.simulate { sim in
                 let mb = makeMotherboard(sim, detaches: detaches)
                 mb.installBoard(
@@ -62,8 +62,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     // MARK: Motherboard
 
     @Test func defaultFlowsRemoveACompletingBoardBeforeUserFlowsSeeIt() {
-        let installedWhenSeen = Recorder<[Bool]>([])
-        let names = Recorder<[String]>([])
+        let installedWhenSeen = ValueBox<[Bool]>([])
+        let names = ValueBox<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             mb.installBoard(
@@ -81,7 +81,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     }
 
     @Test func outputFlowsRunInRegistrationOrder() {
-        let order = Recorder<[String]>([])
+        let order = ValueBox<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             let flow = FlowBoard("flow", sim: sim, registration: { _ in order.value.append("registered") }) {
@@ -103,8 +103,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     // MARK: BarrierBoard
 
     @Test func barrierRunsWaitersInOrderOnOvercomeThenCompletes() {
-        let ran = Recorder<[String]>([])
-        let completion = Recorder<[Bool]>([])
+        let ran = ValueBox<[String]>([])
+        let completion = ValueBox<[Bool]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             mb.registerProducer("auth") { BarrierBoard("auth", sim: sim) }
@@ -121,9 +121,9 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     }
 
     @Test func barrierCancelDropsItsWaiters() {
-        let ran = Recorder(0)
-        let barrier = Recorder<BarrierBoard?>(nil)
-        let completion = Recorder<[Bool]>([])
+        let ran = ValueBox(0)
+        let barrier = ValueBox<BarrierBoard?>(nil)
+        let completion = ValueBox<[Bool]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             let board = BarrierBoard("auth", sim: sim)
@@ -142,8 +142,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     }
 
     @Test func aWaitAfterOvercomeStartsANewBarrier() {
-        let barriers = Recorder<[BarrierBoard]>([])
-        let ran = Recorder<[String]>([])
+        let barriers = ValueBox<[BarrierBoard]>([])
+        let ran = ValueBox<[String]>([])
         _ = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             mb.registerProducer("auth") {
@@ -166,8 +166,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         var lostRuns = 0
         var cleanRuns = 0
         for seed in 0..<200 as Range<UInt64> {
-            let barrier = Recorder<BarrierBoard?>(nil)
-            let ran = Recorder(0)
+            let barrier = ValueBox<BarrierBoard?>(nil)
+            let ran = ValueBox(0)
             _ = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 let mb = makeMotherboard(sim)
                 let board = BarrierBoard("auth", sim: sim)
@@ -194,9 +194,9 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     private func runBlockTasks(_ policy: ExecutingType, count: Int = 3)
         -> (log: [String], board: BlockTaskBoard?, completions: Int)
     {
-        let log = Recorder<[String]>([])
-        let board = Recorder<BlockTaskBoard?>(nil)
-        let completions = Recorder(0)
+        let log = ValueBox<[String]>([])
+        let board = ValueBox<BlockTaskBoard?>(nil)
+        let completions = ValueBox(0)
         _ = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             let made = BlockTaskBoard("work", sim: sim, executingType: policy) { input, done in
@@ -266,8 +266,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     // MARK: ResultTaskBoard
 
     @Test func resultTaskBoardBundlesProgressAndOneTerminalResult() {
-        let outputs = Recorder<[String]>([])
-        let board = Recorder<ResultTaskBoard?>(nil)
+        let outputs = ValueBox<[String]>([])
+        let board = ValueBox<ResultTaskBoard?>(nil)
         _ = BoardsActionsSupport.simulate { sim in
             let mb = makeMotherboard(sim)
             let made = ResultTaskBoard("upload", sim: sim) { _, report in
@@ -295,7 +295,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         for seed in 0..<200 as Range<UInt64> {
             let result = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 let mb = makeMotherboard(sim)
-                let active = Recorder(0)
+                let active = ValueBox(0)
                 let task = TaskBoard(
                     "task", sim: sim,
                     executor: BoardExecutor.timed(sim, lane: "network", delay: .milliseconds(20), site: "task"),
@@ -307,8 +307,8 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
                 mb.installBoard(task)
                 mb.installBoard(queue)
                 mb.installBoard(barrier)
-                let barrierRuns = Recorder(0)
-                let blockEnds = Recorder(0)
+                let barrierRuns = ValueBox(0)
+                let blockEnds = ValueBox(0)
                 for index in 0..<3 {
                     sim.after(.milliseconds(Int64(sim.choose(3, "tap.delay") * 10)), on: sim.lane("main"), "tap") {
                         mb.activate("task", .value(.text("\(index)")))

@@ -42,8 +42,7 @@ public enum SimRun {
     }
 
     /// Runs one command line and returns its exit status.
-    public static func run(arguments: [String], scenarios: [Scenario]) -> Int32 {
-        let console = Console()
+    public static func run(arguments: [String], scenarios: [Scenario], console: Console = Console()) -> Int32 {
         let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console)
         do {
             var command = try SimRunCommand.parseAsRoot(arguments)

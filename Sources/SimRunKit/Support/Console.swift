@@ -8,10 +8,29 @@ import Synchronization
 /// Results go to stdout, progress and errors to stderr; progress is live only on a terminal.
 public final class Console: Sendable {
     private let lock = Mutex<Bool>(false)  // true while a live progress line is on screen
+    private let captured: Mutex<[String]>?
 
-    public init() {}
+    /// A console on the process's stdout and stderr.
+    public init() { captured = nil }
+
+    /// A console that keeps what it would print (stdout lines, then `err:`-prefixed stderr lines
+    /// interleaved in order), for tests of the command tree in-process.
+    public init(capturing: Bool) { captured = capturing ? Mutex([]) : nil }
+
+    /// Everything printed so far, when capturing.
+    public var capturedLines: [String] { captured?.withLock { $0 } ?? [] }
+
+    /// What went to stdout, when capturing.
+    public var capturedOutput: String {
+        capturedLines.filter { !$0.hasPrefix("err: ") }.joined(separator: "\n")
+    }
 
     private func write(_ fd: Int32, _ text: String) {
+        if let captured {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            captured.withLock { $0 += lines.map { fd == 2 ? "err: " + $0 : $0 } }
+            return
+        }
         var text = text
         text.withUTF8 { buffer in
             var offset = 0
@@ -38,7 +57,7 @@ public final class Console: Sendable {
     }
 
     /// True when stderr is a terminal (progress lines rewrite themselves).
-    public var isInteractive: Bool { isatty(2) == 1 }
+    public var isInteractive: Bool { captured == nil && isatty(2) == 1 }
 
     /// A progress line: rewritten in place on a terminal, printed plainly otherwise.
     public func progress(_ line: String) {
