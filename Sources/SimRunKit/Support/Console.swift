@@ -8,17 +8,17 @@ import Synchronization
 /// Results go to stdout, progress and errors to stderr; progress is live only on a terminal.
 public final class Console: Sendable {
     private let lock = Mutex<Bool>(false)  // true while a live progress line is on screen
-    private let captured: Mutex<[String]>?
+    private let captured: CaptureBuffer?
 
     /// A console on the process's stdout and stderr.
     public init() { captured = nil }
 
     /// A console that keeps what it would print (stdout lines, then `err:`-prefixed stderr lines
     /// interleaved in order), for tests of the command tree in-process.
-    public init(capturing: Bool) { captured = capturing ? Mutex([]) : nil }
+    public init(capturing: Bool) { captured = capturing ? CaptureBuffer() : nil }
 
     /// Everything printed so far, when capturing.
-    public var capturedLines: [String] { captured?.withLock { $0 } ?? [] }
+    public var capturedLines: [String] { captured?.lines.withLock { $0 } ?? [] }
 
     /// What went to stdout, when capturing.
     public var capturedOutput: String {
@@ -28,7 +28,7 @@ public final class Console: Sendable {
     private func write(_ fd: Int32, _ text: String) {
         if let captured {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-            captured.withLock { $0 += lines.map { fd == 2 ? "err: " + $0 : $0 } }
+            captured.lines.withLock { $0 += lines.map { fd == 2 ? "err: " + $0 : $0 } }
             return
         }
         var text = text
@@ -77,4 +77,9 @@ public final class Console: Sendable {
             if live { write(2, "\n"); live = false }
         }
     }
+}
+
+/// Lines kept by a capturing console.
+final class CaptureBuffer: Sendable {
+    let lines = Mutex<[String]>([])
 }
