@@ -1,0 +1,105 @@
+import Foundation
+import SimCore
+import SimRunKit
+import SimScenarios
+import SimTestSupport
+import Testing
+
+/// Runs a command line in-process over the built-in scenarios, capturing what it prints.
+func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all) -> (Int32, String) {
+    let console = Console(capturing: true)
+    let status = SimRun.run(arguments: arguments, scenarios: scenarios, console: console)
+    return (status, console.capturedLines.joined(separator: "\n"))
+}
+
+@Suite struct CommandLineTests {
+    @Test func listShowsEveryScenarioAndVariant() {
+        let (status, output) = simrun(["list"])
+        #expect(status == 0)
+        for scenario in BuiltinScenarios.all {
+            #expect(output.contains(scenario.name))
+            for variant in scenario.variants { #expect(output.contains(variant.name)) }
+        }
+    }
+
+    @Test func runExitsOneOnAFailureAndPrintsTheReplayCommand() throws {
+        let directory = try makeTemporaryDirectory()
+        let failing = (0..<50).lazy.compactMap { seed -> (UInt64, String)? in
+            let (status, output) = simrun([
+                "run", "counter-race", "--variant", "buggy", "--seed", "\(seed)", "--strategy", "random",
+                "--failure-dir", directory.path,
+            ])
+            return status == 1 ? (UInt64(seed), output) : nil
+        }.first
+        let (seed, output) = try #require(failing)
+        #expect(output.contains("no lost update"))
+        #expect(output.contains("simrun replay"))
+        let path = directory.appendingPathComponent("counter-race-buggy-seed\(seed).simtrace").path
+        #expect(FileManager.default.fileExists(atPath: path))
+        let fixed = simrun(["run", "counter-race", "--variant", "fixed", "--seed", "\(seed)", "--strategy", "random"])
+        #expect(fixed.0 == 0)
+    }
+
+    @Test func badArgumentsMissingFilesAndBadTracesHaveTheirOwnExitCodes() throws {
+        #expect(simrun(["run", "no-such-scenario"]).0 == 64)
+        #expect(simrun(["run", "counter-race", "--variant", "nope"]).0 == 64)
+        #expect(simrun(["fuzz", "counter-race", "--seeds", "9..<3"]).0 == 64)
+        #expect(simrun(["frobnicate"]).0 == 64)
+        #expect(simrun(["replay", "/nonexistent/trace.simtrace"]).0 == 66)
+        let directory = try makeTemporaryDirectory()
+        let garbage = directory.appendingPathComponent("garbage.simtrace")
+        try Data("this is not a trace".utf8).write(to: garbage)
+        let (status, output) = simrun(["show", garbage.path])
+        #expect(status == 65)
+        #expect(output.contains(garbage.path))
+        #expect(output.split(separator: "\n").count == 1, "one clear line")
+    }
+
+    @Test func aRecordedRunReplaysIdentically() throws {
+        let directory = try makeTemporaryDirectory()
+        let path = directory.appendingPathComponent("run.simtrace").path
+        for scenario in BuiltinScenarios.all {
+            for variant in scenario.variants.map(\.name) {
+                _ = simrun([
+                    "run", scenario.name, "--variant", variant, "--seed", "7", "--strategy", "pct", "--out", path,
+                ])
+                let (status, output) = simrun(["replay", path])
+                #expect(status == 0, "\(scenario.name)/\(variant): \(output)")
+                #expect(output.contains("identical"))
+            }
+        }
+    }
+
+    @Test func aChangedScenarioIsReportedAsADivergenceAtTheRightEvent() throws {
+        let directory = try makeTemporaryDirectory()
+        let path = directory.appendingPathComponent("race.simtrace").path
+        #expect(simrun(["run", "counter-race", "--variant", "fixed", "--seed", "1", "--out", path]).0 == 0)
+        // The same scenario, except that the second worker's read records one extra event.
+        var changed = CounterRace.scenario
+        let original = changed.setUp
+        changed.setUp = { simulation, variant in
+            original(simulation, variant)
+            simulation.post(on: "worker.c", "audit") { simulation.emit("audit.note", "extra") }
+        }
+        let (status, output) = simrun(["replay", path], scenarios: [changed])
+        #expect(status == 1)
+        #expect(output.contains("DIVERGED"))
+        #expect(output.contains("audit") || output.contains("recording ends"), "the first differing event is shown: \(output)")
+    }
+
+    @Test func showMarksDeviationsAndTheOracleFailure() throws {
+        let directory = try makeTemporaryDirectory()
+        let (status, output) = simrun([
+            "fuzz", "counter-race", "--variant", "buggy", "--strategy", "random", "--seeds", "0..<200", "--out",
+            directory.path, "--no-show", "--jobs", "1",
+        ])
+        #expect(status == 1)
+        let trace = try #require(
+            output.split(separator: "\n").first { $0.contains("trace:") }?.split(separator: " ").last.map(String.init))
+        let shown = simrun(["show", trace])
+        #expect(shown.0 == 0)
+        #expect(shown.1.contains("!!"), "the oracle failure is highlighted")
+        #expect(shown.1.contains(" *"), "a decision that departs from fifo is marked")
+        #expect(shown.1.contains("verdict: FAIL"))
+    }
+}
