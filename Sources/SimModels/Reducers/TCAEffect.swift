@@ -120,7 +120,8 @@ extension TCA {
         var taskName: String {
             switch operation {
             case .run(let name, _): name
-            case .merge(let effects), .concatenate(let effects): effects.first(where: { !$0.isSynchronous })?.taskName ?? "effect"
+            case .merge(let effects), .concatenate(let effects):
+                effects.first(where: { !$0.isSynchronous })?.taskName ?? "effect"
             case .cancellable(let inner, _, _): inner.taskName
             case .none, .send, .cancel: "effect"
             }

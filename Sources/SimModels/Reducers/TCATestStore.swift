@@ -88,7 +88,8 @@ extension TCA {
             let next = received.removeFirst()
             guard next.action == expected else {
                 expectedState = next.state
-                return fail("Received unexpected action \(TCA.describe(next.action)); expected \(TCA.describe(expected))")
+                return fail(
+                    "Received unexpected action \(TCA.describe(next.action)); expected \(TCA.describe(expected))")
             }
             check("receive \(TCA.describe(expected))", update, actual: next.state)
         }
