@@ -204,7 +204,8 @@ private func requestStore(
             #expect(cancellations.value == 1, "the sleeping effect woke with CancellationError")
             #expect(result.endTime == 50_000_000)
             #expect(Support.lines(sink, kind: "effect.cancel") == ["CancelID.request count=1 missed=0 by=requests"])
-            #expect(store.inFlightEffects.isEmpty && store.registeredIDs.isEmpty)
+            #expect(Support.lines(sink, kind: "effect.finish") == ["requests.request#1 cancelled=true"])
+            #expect(store.inFlightEffects.isEmpty && store.registeredIDs.isEmpty && store.cancelledEffects == 1)
         }
     }
 

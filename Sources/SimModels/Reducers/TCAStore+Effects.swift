@@ -46,7 +46,9 @@ extension TCA.Store {
         }
     }
 
-    private func finish(effect number: Int, label: String, cancelled: Bool) {
+    private func finish(effect number: Int, label: String, cancelled taskCancelled: Bool) {
+        let cancelled = taskCancelled || cancelledNumbers.contains(number)
+        cancelledNumbers.removeAll { $0 == number }
         unregistered.removeAll { $0.effect == number }
         inFlight.removeAll { $0.number == number }
         simulation.emit("effect.finish", label, ["cancelled": .bool(cancelled)])
@@ -127,10 +129,12 @@ extension TCA.Store {
         registrations.removeAll { registration in
             guard registration.id == id else { return false }
             cancelled.append(registration.task)
+            cancelledNumbers.append(registration.effect)
             return true
         }
         let missed = unregistered.count { $0.id == id }
         if missed > 0 { missedCancellations += 1 }
+        cancelledEffects += cancelled.count
         simulation.emit(
             "effect.cancel", id.description,
             ["count": .int(cancelled.count), "missed": .int(missed), "by": .text(canceller)])

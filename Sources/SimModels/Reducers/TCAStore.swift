@@ -37,6 +37,8 @@ extension TCA {
         /// `.cancel` or `cancelInFlight` calls that ran while an effect with the same id had been launched
         /// but had not registered yet: cancellations that missed.
         public internal(set) var missedCancellations = 0
+        /// Registered effects cancelled so far (by `.cancel`, `cancelInFlight` or a dismissed `ifLet` child).
+        public internal(set) var cancelledEffects = 0
         /// A bound on one batch: more actions than this sent during one `send` is a runaway loop.
         public let maxActionsPerSend: Int
 
@@ -48,6 +50,8 @@ extension TCA {
         var inFlight: [InFlightEffect] = []
         var registrations: [Registration] = []
         var unregistered: [PendingRegistration] = []
+        /// Effects cancelled through a registration, until they finish (for `effect.finish`'s field).
+        var cancelledNumbers: [Int] = []
         var nextEffectNumber = 0
         var nextRegistrationSerial = 0
 
@@ -112,6 +116,9 @@ extension TCA {
             }
             for pending in unregistered where !inFlight.contains(where: { $0.number == pending.effect }) {
                 return "pending registration under \(pending.id) outlives its effect #\(pending.effect)"
+            }
+            for number in cancelledNumbers where !inFlight.contains(where: { $0.number == number }) {
+                return "cancelled effect #\(number) is remembered after it finished"
             }
             return nil
         }
