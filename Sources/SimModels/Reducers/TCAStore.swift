@@ -1,0 +1,162 @@
+import SimCore
+
+extension TCA {
+    /// Where an action sent to a store came from.
+    public enum SendOrigin: String, Sendable {
+        /// Sent from outside the store: the view, a test, a parent.
+        case view
+        /// Sent back by an effect (`.send`, or `send` inside `.run`).
+        case effect
+    }
+
+    /// A store: runs a reducer on the `main` lane and the effects it returns, as TCA's `Store` and
+    /// `RootCore` do.
+    ///
+    /// - A `send` during a `send` (from a `.send` effect, or a reducer's synchronous work) is buffered and
+    ///   processed after the actions already queued, first in first out.
+    /// - State is written back once the whole batch is processed; `state.change` records each action that
+    ///   changed it.
+    /// - `.run` effects become tasks on the simulation's executor, one lane each, started after `send`
+    ///   returns; their actions come back through `main`-lane jobs.
+    /// - Cancellation ids and registrations live here, per store.
+    ///
+    /// `@unchecked Sendable`: effect tasks refer to the store, and they all run on the simulation's one
+    /// thread (see `Simulation`); the store must never be touched from another thread.
+    public final class Store<R: TCAReducer>: @unchecked Sendable where R.State: Equatable {
+        public typealias State = R.State
+        public typealias Action = R.Action
+
+        /// The simulation the store runs in.
+        public let simulation: Simulation
+        /// The subject of the store's events.
+        public let name: String
+        /// The current state (written back at the end of each batch of actions).
+        public internal(set) var state: State
+        /// Actions processed so far.
+        public internal(set) var processedActions = 0
+        /// `.cancel` or `cancelInFlight` calls that ran while an effect with the same id had been launched
+        /// but had not registered yet: cancellations that missed.
+        public internal(set) var missedCancellations = 0
+        /// Registered effects cancelled so far (by `.cancel`, `cancelInFlight` or a dismissed `ifLet` child).
+        public internal(set) var cancelledEffects = 0
+        /// A bound on one batch: more actions than this sent during one `send` is a runaway loop.
+        public let maxActionsPerSend: Int
+
+        let reducer: R
+        let context: ReduceContext
+        let main: LaneID
+        var buffer: [(action: Action, origin: SendOrigin)] = []
+        var isSending = false
+        var inFlight: [InFlightEffect] = []
+        var registrations: [Registration] = []
+        var unregistered: [PendingRegistration] = []
+        /// Effects cancelled through a registration, until they finish (for `effect.finish`'s field).
+        var cancelledNumbers: [Int] = []
+        var nextEffectNumber = 0
+        var nextRegistrationSerial = 0
+
+        /// Called after each action is reduced, with the state it produced (the test store listens).
+        var didProcess: ((Action, SendOrigin, State) -> Void)?
+        /// Called after an effect finishes (the test store listens).
+        var didFinishEffect: (() -> Void)?
+
+        struct InFlightEffect {
+            let number: Int
+            let label: String
+        }
+
+        struct Registration {
+            let serial: Int
+            let id: CancelID
+            let effect: Int
+            let task: Task<Void, Never>
+        }
+
+        struct PendingRegistration {
+            let effect: Int
+            let id: CancelID
+        }
+
+        /// A store named `name` running `reducer` from `initialState` in `simulation`.
+        public init(
+            _ simulation: Simulation, name: String = "store", initialState: State, reducer: R,
+            maxActionsPerSend: Int = 10_000
+        ) {
+            self.simulation = simulation
+            self.name = name
+            self.state = initialState
+            self.reducer = reducer
+            self.maxActionsPerSend = maxActionsPerSend
+            self.context = ReduceContext(simulation: simulation, storeName: name)
+            self.main = simulation.lane(TCA.mainLane)
+        }
+
+        /// Sends an action from outside (the view). Call it from a `main`-lane job.
+        public func send(_ action: Action) {
+            if let lane = simulation.currentLane, lane != main {
+                simulation.fail(
+                    "tca.main-lane",
+                    "store \(name) was sent \(TCA.describe(action)) off the main lane; stores are @MainActor")
+            }
+            send(action, origin: .view)
+        }
+
+        /// Labels of the effects still running, in the order they were launched.
+        public var inFlightEffects: [String] { inFlight.map(\.label) }
+
+        /// The ids under which effects are registered now, in registration order.
+        public var registeredIDs: [String] { registrations.map(\.id.description) }
+
+        /// What is wrong with the store's bookkeeping between jobs, or nil (for `sim.always`).
+        public func invariantViolation() -> String? {
+            if isSending { return "store \(name) is still sending between jobs" }
+            if !buffer.isEmpty { return "store \(name) left \(buffer.count) buffered action(s) between jobs" }
+            for registration in registrations where !inFlight.contains(where: { $0.number == registration.effect }) {
+                return "registration under \(registration.id) outlives its effect #\(registration.effect)"
+            }
+            for pending in unregistered where !inFlight.contains(where: { $0.number == pending.effect }) {
+                return "pending registration under \(pending.id) outlives its effect #\(pending.effect)"
+            }
+            for number in cancelledNumbers where !inFlight.contains(where: { $0.number == number }) {
+                return "cancelled effect #\(number) is remembered after it finished"
+            }
+            return nil
+        }
+
+        func send(_ action: Action, origin: SendOrigin) {
+            simulation.emit(
+                "store.send", name,
+                [
+                    "action": .text(TCA.describe(action)), "kind": .text(TCA.kind(of: action)),
+                    "origin": .text(origin.rawValue), "buffered": .bool(isSending),
+                ])
+            buffer.append((action, origin))
+            guard !isSending else { return }
+            isSending = true
+            var current = state
+            var index = 0
+            while index < buffer.count {
+                guard index < maxActionsPerSend else {
+                    simulation.fail(
+                        "tca.runaway-send", "store \(name) processed \(maxActionsPerSend) actions in one send")
+                    break
+                }
+                let (action, origin) = buffer[index]
+                index += 1
+                let before = current
+                let effect = ReduceContext.$current.withValue(context) {
+                    reducer.reduce(into: &current, action: action)
+                }
+                processedActions += 1
+                if current != before {
+                    simulation.emit("state.change", name, ["action": .text(TCA.describe(action))])
+                }
+                didProcess?(action, origin, current)
+                start(effect)
+            }
+            buffer.removeAll(keepingCapacity: true)
+            state = current
+            isSending = false
+        }
+    }
+}
