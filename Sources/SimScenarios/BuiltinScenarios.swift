@@ -7,6 +7,7 @@ public enum BuiltinScenarios {
         ElementUpdateReentrancy.scenario,
         CartLoginBarrier.scenario,
         AsyncActionStaleVariable.scenario,
+        SearchStaleResponse.scenario,
         CounterRace.scenario,
     ]
 }

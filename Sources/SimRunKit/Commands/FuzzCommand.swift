@@ -67,11 +67,11 @@ struct FuzzCommand: CatalogCommand {
             let shrinker = Shrinker(plan: plan, seed: finding.seed, target: finding.signature)
             if let outcome = shrinker.shrink(finding.tape) {
                 tape = outcome.tape
-                let summary = ShrinkSummary(before: outcome.original, after: outcome.result)
+                let before = outcome.original
+                let after = outcome.result
                 console.out(
-                    "  shrunk in \(outcome.runs) runs: decisions \(outcome.original.tape.count) → \(outcome.tape.count), events \(outcome.original.eventCount) → \(outcome.result.eventCount), steps \(outcome.original.steps) → \(outcome.result.steps)"
+                    "  shrunk in \(outcome.runs) runs: decisions \(before.tape.count) → \(after.tape.count) (non-fifo \(before.deviations) → \(after.deviations)), events \(before.eventCount) → \(after.eventCount), steps \(before.steps) → \(after.steps)"
                 )
-                _ = summary
             }
         }
         let recorded = try Recorder.record(

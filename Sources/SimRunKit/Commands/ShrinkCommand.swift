@@ -38,13 +38,12 @@ struct ShrinkSummary {
     let before: RunResult
     let after: RunResult
 
-    private static func deviations(_ result: RunResult) -> Int { result.tape.decisions.filter(\.isDeviation).count }
 
     var lines: [String] {
         [
             "             before   after",
             "decisions  \(pad(before.tape.count))  \(pad(after.tape.count))",
-            "  non-fifo \(pad(Self.deviations(before)))  \(pad(Self.deviations(after)))",
+            "  non-fifo \(pad(before.deviations))  \(pad(after.deviations))",
             "events     \(pad(Int(before.eventCount)))  \(pad(Int(after.eventCount)))",
             "steps      \(pad(before.steps))  \(pad(after.steps))",
         ]

@@ -93,3 +93,8 @@ public struct Shrinker {
         return Outcome(tape: best.tape, result: best, runs: runs, original: original)
     }
 }
+
+extension RunResult {
+    /// Decisions that depart from what `fifo` would choose: the essence of a schedule.
+    public var deviations: Int { tape.decisions.reduce(0) { $0 + ($1.isDeviation ? 1 : 0) } }
+}

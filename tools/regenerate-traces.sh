@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Regenerates Traces/: for every scenario with a buggy variant, fuzz it with pct from seed 0, shrink
+# the first failure, and save it under a name for the bug; then rewrite Traces/README.md.
+# Run after any change that alters events or digests (the regression tests say when).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product simrun >/dev/null
+bin=.build/release/simrun
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+rm -f Traces/*.simtrace
+{
+  echo "# Recorded traces"
+  echo
+  echo "Each trace is a shrunk failing schedule of a buggy variant, replayed by \`TraceRegressionTests\` on"
+  echo "every test run (no divergence, same verdict) and on the \`fixed\` variant (must pass)."
+  echo "Regenerate with \`tools/regenerate-traces.sh\`."
+  echo
+} > "$work/README.md"
+
+for scenario in $($bin list | awk '/^[a-z]/ {print $1}'); do
+  variants=$($bin list | awk -v s="$scenario" '$1==s {on=1; next} /^[a-z]/ {on=0} on {print $1}')
+  for variant in $variants; do
+    case "$variant" in buggy*) ;; *) continue ;; esac
+    rm -rf "$work/out"
+    log=$($bin fuzz "$scenario" --variant "$variant" --strategy pct --seeds '0..<1000' --jobs 2 --no-show \
+      --out "$work/out" 2>/dev/null || true)
+    found=$(ls "$work/out"/*.simtrace 2>/dev/null | head -1 || true)
+    if [ -z "$found" ]; then echo "no failure found for $scenario/$variant" >&2; continue; fi
+    name="$(basename "$found")"
+    cp "$found" "Traces/$name"
+    seed=$(echo "$log" | sed -nE 's/^FAIL at seed ([0-9]+): .*/\1/p' | head -1)
+    bug=$(echo "$log" | sed -nE 's/^FAIL at seed [0-9]+: (.*)/\1/p' | head -1)
+    shrink=$(echo "$log" | sed -nE 's/^  shrunk in [0-9]+ runs: (.*)/\1/p' | head -1)
+    echo "- \`$name\` — $bug. Scenario \`$scenario\`, variant \`$variant\`; found by \`simrun fuzz --strategy pct\` at seed $seed; shrunk: $shrink." >> "$work/README.md"
+  done
+done
+cp "$work/README.md" Traces/README.md
+ls -l Traces
