@@ -142,7 +142,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
         var childFirst = 0
         for seed in 0..<100 as Range<UInt64> {
             let bodies = ValueBox<[String]>([])
-            _ = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
+            _ = simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 let tree = makeTree(
                     sim,
                     [
@@ -211,7 +211,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
 
     @Test func actionTreeInvariantsHoldForManyRandomSeeds() {
         for seed in 0..<200 as Range<UInt64> {
-            let result = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
+            let result = simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 // Each handler decides success or failure, and may fire its callback twice.
                 let fired = ValueBox<[String: Int]>([:])
                 let make: (String) -> any INativeAction = { lane in

@@ -168,7 +168,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         for seed in 0..<200 as Range<UInt64> {
             let barrier = ValueBox<BarrierBoard?>(nil)
             let ran = ValueBox(0)
-            _ = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
+            _ = simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 let mb = makeMotherboard(sim)
                 let board = BarrierBoard("auth", sim: sim)
                 barrier.value = board
@@ -293,7 +293,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
 
     @Test func boardInvariantsHoldForManyRandomSeeds() {
         for seed in 0..<200 as Range<UInt64> {
-            let result = BoardsActionsSupport.simulate(seed: seed, strategy: RandomStrategy()) { sim in
+            let result = simulate(seed: seed, strategy: RandomStrategy()) { sim in
                 let mb = makeMotherboard(sim)
                 let active = ValueBox(0)
                 let task = TaskBoard(
