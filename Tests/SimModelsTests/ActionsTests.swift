@@ -22,7 +22,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
 @Suite struct ActionsTests {
     @Test func endAndMissingThenStopTheChain() {
         let entered = ValueBox<[String]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let succeed = SyncNativeAction { $0.succeed() }
             let tree = makeTree(sim, ["A", "B", "C", "D", "E"].map { ($0, succeed) })
             let action = NativeActionModel(
@@ -43,7 +43,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
 
     @Test func aMissingHandlerFallsBackAndStopsTheChain() {
         let result = ValueBox<([String], [String])>(([], []))
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let tree = makeTree(sim, [("OK", SyncNativeAction { $0.succeed() })])
             let action = NativeActionModel(
                 id: "1", key: "tap", event: "onClick",
@@ -62,7 +62,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
 
     @Test func aCallbackFiredTwiceRunsTheSubtreeTwice() {
         let entered = ValueBox<[String]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let tree = makeTree(
                 sim,
                 [
@@ -90,7 +90,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
 
     @Test func failureAndNextRunOnlyTheirChildren() {
         let entered = ValueBox<[String]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let tree = makeTree(
                 sim,
                 [
@@ -119,7 +119,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
 
     @Test func rootTriggersRunInArrayOrderAndOnlyForTheirEvent() {
         let entered = ValueBox<[String]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let noop = SyncNativeAction { _ in }
             let tree = makeTree(sim, [("K", noop)])
             let action = NativeActionModel(
@@ -178,7 +178,7 @@ private func makeTree(_ sim: Simulation, _ handlers: [(String, any INativeAction
         let seen = ValueBox<[String]>([])
         let snapshot = ValueBox<String?>(nil)
         let live = ValueBox<String?>(nil)
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let tree = makeTree(
                 sim,
                 [

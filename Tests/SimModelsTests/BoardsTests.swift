@@ -16,7 +16,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     @Test func taskBoardDropsAnActivationWhileATaskRuns() {
         let board = ValueBox<TaskBoard?>(nil)
         let outputs = ValueBox<[String]>([])
-        let result = BoardsActionsSupport.simulate { sim in
+        let result = simulate { sim in
             let mb = makeMotherboard(sim)
             let task = TaskBoard(
                 "fetch", sim: sim,
@@ -40,7 +40,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         for detaches in [true, false] {
             let outputs = ValueBox(0)
             let completions = ValueBox(0)
-            _ = BoardsActionsSupport.simulate { sim in
+            _ = simulate { sim in
                 let mb = makeMotherboard(sim, detaches: detaches)
                 mb.installBoard(
                     TaskBoard("pay", sim: sim) { input, done in
@@ -64,7 +64,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     @Test func defaultFlowsRemoveACompletingBoardBeforeUserFlowsSeeIt() {
         let installedWhenSeen = ValueBox<[Bool]>([])
         let names = ValueBox<[String]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let mb = makeMotherboard(sim)
             mb.installBoard(
                 TaskBoard(
@@ -82,7 +82,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
 
     @Test func outputFlowsRunInRegistrationOrder() {
         let order = ValueBox<[String]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let mb = makeMotherboard(sim)
             let flow = FlowBoard("flow", sim: sim, registration: { _ in order.value.append("registered") }) {
                 board, input in
@@ -105,7 +105,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     @Test func barrierRunsWaitersInOrderOnOvercomeThenCompletes() {
         let ran = ValueBox<[String]>([])
         let completion = ValueBox<[Bool]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let mb = makeMotherboard(sim)
             mb.registerProducer("auth") { BarrierBoard("auth", sim: sim) }
             mb.registerCompletionFlow("auth.done", from: "auth") { completion.value.append($0) }
@@ -124,7 +124,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         let ran = ValueBox(0)
         let barrier = ValueBox<BarrierBoard?>(nil)
         let completion = ValueBox<[Bool]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let mb = makeMotherboard(sim)
             let board = BarrierBoard("auth", sim: sim)
             barrier.value = board
@@ -144,7 +144,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     @Test func aWaitAfterOvercomeStartsANewBarrier() {
         let barriers = ValueBox<[BarrierBoard]>([])
         let ran = ValueBox<[String]>([])
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let mb = makeMotherboard(sim)
             mb.registerProducer("auth") {
                 let board = BarrierBoard("auth", sim: sim)
@@ -197,7 +197,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         let log = ValueBox<[String]>([])
         let board = ValueBox<BlockTaskBoard?>(nil)
         let completions = ValueBox(0)
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let mb = makeMotherboard(sim)
             let made = BlockTaskBoard("work", sim: sim, executingType: policy) { input, done in
                 let number = Int(input.text ?? "") ?? 0
@@ -268,7 +268,7 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
     @Test func resultTaskBoardBundlesProgressAndOneTerminalResult() {
         let outputs = ValueBox<[String]>([])
         let board = ValueBox<ResultTaskBoard?>(nil)
-        _ = BoardsActionsSupport.simulate { sim in
+        _ = simulate { sim in
             let mb = makeMotherboard(sim)
             let made = ResultTaskBoard("upload", sim: sim) { _, report in
                 sim.post(on: "bg", "upload.progress") { report(.progress(50)) }
