@@ -136,11 +136,13 @@ final class PerfettoState {
 
     func tid(_ lane: Symbol) throws(TraceError) -> Int {
         if let known = tids[lane] { return known }
-        let tid = tids.count + 1
+        // Perfetto takes the thread whose tid equals the pid (1) for the process's main thread, so
+        // lanes count from 2.
+        let tid = tids.count + 2
         tids[lane] = tid
         let name = reader.text(lane)
         try element(metadata("thread_name", tid: tid, ["name": JSONText.quoted(name.isEmpty ? "setup" : name)]))
-        try element(metadata("thread_sort_index", tid: tid, ["sort_index": String(tid)]))
+        try element(metadata("thread_sort_index", tid: tid, ["sort_index": String(tids.count)]))
         return tid
     }
 
