@@ -45,7 +45,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SimRunKitTests",
-            dependencies: ["SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example"]
+            dependencies: [
+                "SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
+            ]
         ),
         .testTarget(
             name: "TraceRegressionTests",
