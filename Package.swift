@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "simrun", targets: ["simrun"]),
+        .executable(name: "simrun-example", targets: ["simrun-example"]),
         .library(name: "SimRunKit", targets: ["SimRunKit"]),
         .library(name: "SimCore", targets: ["SimCore"]),
         .library(name: "SimModels", targets: ["SimModels"]),
@@ -31,6 +32,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "simrun", dependencies: ["SimRunKit"]),
+        // A user's own executable over their own scenario, through the same command tree (README).
+        .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
 
         .target(name: "SimTestSupport", dependencies: ["SimCore"], path: "Tests/SimTestSupport"),
         .testTarget(name: "SimCoreTests", dependencies: ["SimCore", "SimTestSupport"]),
@@ -42,7 +45,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SimRunKitTests",
-            dependencies: ["SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
+            dependencies: [
+                "SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
+            ]
         ),
         .testTarget(
             name: "TraceRegressionTests",

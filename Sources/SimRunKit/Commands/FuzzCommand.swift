@@ -11,7 +11,9 @@ struct FuzzCommand: CatalogCommand {
             the K-th, so N machines together run exactly the seeds one would.
             """)
 
-    @Argument(help: "The scenario to fuzz (see `simrun list`).") var scenario: String
+    @Argument(help: "The scenario to fuzz (see `simrun list`); optional with --from.") var scenario: String?
+    @Option(help: "Explore around this trace: keep its first --keep decisions, vary the rest.") var from: String?
+    @Option(help: "With --from: decisions of the trace every run keeps (default: half of them).") var keep: Int?
     @Option(help: "The variant to fuzz (default: the scenario's first).") var variant: String?
     @Option(help: "The strategy: \(StrategySpec.names).") var strategy: StrategySpec = .init(kind: .pct)
     @Option(help: "Seeds to run, as A..<B (or N for 0..<N).") var seeds: String?
@@ -26,11 +28,12 @@ struct FuzzCommand: CatalogCommand {
     func validate() throws {
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
         if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
+        try validateFrom()
     }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        let found = try context.catalog.scenario(named: scenario)
-        let plan = RunPlan(scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: strategy)
+        let plan = try makePlan(context)
+        let found = plan.scenario
         let range = try parseSeeds(seeds)
         let seconds = try parseSeconds(time)
         let shardSpec = try parseShard(shard)
@@ -40,7 +43,7 @@ struct FuzzCommand: CatalogCommand {
         let span = seconds.map { "for \(EventText.time(Int64($0 * 1e9)))" } ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
         console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                + (shard.map { "  shard \($0)" } ?? ""))
+                + (shard.map { "  shard \($0)" } ?? "") + prefixNote(plan))
         let report = Fuzzer(plan: plan, configuration: config).run { runs, failures, distinct, elapsed in
             let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
             console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")

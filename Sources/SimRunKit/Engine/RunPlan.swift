@@ -7,6 +7,8 @@ public struct RunPlan: Sendable {
     public var strategy: StrategySpec
     /// The run length `pct` and `delay` spread their change points over, learned by a `fifo` probe.
     public var estimatedSteps: Int
+    /// A recorded schedule whose first decisions every run keeps (`fuzz --from`), or nil.
+    public var prefix: SchedulePrefix?
 
     /// Plans runs, learning the step estimate from one `fifo` run of the scenario.
     public init(scenario: Scenario, variant: String, strategy: StrategySpec) {
@@ -19,7 +21,9 @@ public struct RunPlan: Sendable {
 
     /// A fresh strategy object for this plan.
     public func makeStrategy() -> any Strategy {
-        strategy.makeStrategy(estimatedSteps: estimatedSteps)
+        let base = strategy.makeStrategy(estimatedSteps: estimatedSteps)
+        guard let prefix else { return base }
+        return PrefixStrategy(prefix: prefix.tape, keep: prefix.keep, then: base)
     }
 
     /// Runs one seed without recording events (decisions and digest only).

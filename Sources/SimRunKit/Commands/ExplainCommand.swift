@@ -1,0 +1,184 @@
+import ArgumentParser
+import SimCore
+import SimTrace
+
+struct ExplainCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain", abstract: "Name the decision of a failing trace after which its failure is certain.",
+        discussion: """
+            For each decision i, the trace's first i decisions are kept and the rest re-fuzzed --runs times \
+            (random, seeds 0..<runs); the table gives how often the same failure still happens. The rates \
+            depend only on the trace and --runs, never on --jobs. Exit 0 when explained, 1 when the failure \
+            does not reproduce even with the whole schedule kept.
+            """)
+
+    @Argument(help: "The failing .simtrace file.") var trace: String
+    @Option(help: "Re-fuzzed runs per decision.") var runs: Int = 100
+    @Option(help: "Worker threads, one simulation each.") var jobs: Int = 2
+    @Option(help: "Events of the timeline shown around the decisive decision.") var context: Int = 4
+
+    func validate() throws {
+        guard runs >= 1 && runs <= 1_000_000 else { throw ValidationError("--runs must be between 1 and 1000000") }
+        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
+        guard context >= 0 && context <= 100 else { throw ValidationError("--context must be between 0 and 100") }
+    }
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let input = try TraceInput(path: trace)
+        guard let footer = input.footer, footer.verdict.isFailure else {
+            throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to explain")
+        }
+        let plan = try input.plan(in: context.catalog)
+        let console = context.console
+        let target = FailureSignature(footer.verdict)
+        console.out(
+            "explain \(input.header.scenario)/\(plan.variant) seed \(input.header.seed): \(footer.verdict)")
+        console.out(
+            "each row keeps the trace's decisions up to it and re-fuzzes the rest \(runs) times (random, seeds 0..<\(runs))"
+        )
+        let explainer = Explainer(plan: plan, input: input, target: target, runs: runs, jobs: jobs)
+        let explanation = explainer.explain { done, total in
+            console.progress("  keeping \(done) of \(total - 1) decisions")
+        }
+        console.endProgress()
+        for note in explanation.notes { console.out("  note: \(note)") }
+        let report = ExplanationText(explanation: explanation)
+        for line in report.table() { console.out(line) }
+        console.out("")
+        console.out(report.sentence())
+        if let index = explanation.decisive {
+            let around = try timeline(around: explanation.rows[index].decision.afterEvent)
+            for line in around { console.out(line) }
+        }
+        return explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
+    }
+
+    /// The trace's events just before and after `event`, streamed from the file.
+    private func timeline(around event: EventID) throws(CommandFailure) -> [String] {
+        let first = event > UInt64(context) ? event - UInt64(context) + 1 : 1
+        let last = event + UInt64(context) + 1
+        do {
+            let reader = try TraceReader(path: trace)
+            let text = EventText { reader.text($0) }
+            var lines: [String] = []
+            var decisions = 0
+            while let record = try reader.next() {
+                switch record {
+                case .event(let recorded):
+                    if recorded.seq > last { return lines }
+                    if recorded.seq >= first {
+                        lines.append(Self.line(recorded, text: text, marked: recorded.seq == event + 1))
+                    }
+                case .decision(let decision):
+                    decisions += 1
+                    if decision.afterEvent == event && decision.kind == .pick {
+                        lines.append(
+                            "    \("".padding(8)) \("".padding(14)) decision \(decisions): pick \(text.text(decision.lane))/\(text.text(decision.label))#\(decision.ordinal) (option \(decision.chosen + 1) of \(decision.count); fifo: \(decision.fallback + 1))"
+                        )
+                    }
+                case .footer, .checkpoint:
+                    break
+                }
+            }
+            return lines
+        } catch {
+            throw TraceInput.failure(error)
+        }
+    }
+}
+
+extension ExplainCommand {
+    /// One event as `show` prints it: time, lane, then `▶ label#n` for a job or the event itself.
+    static func line(_ event: Event, text: EventText, marked: Bool) -> String {
+        let lead = marked ? "  → " : "    "
+        let time = EventText.time(event.time).padding(8)
+        let lane = text.text(event.lane).padding(14)
+        let kind = text.text(event.kind)
+        let subject = text.text(event.subject)
+        if kind == "sched.pick" {
+            let ordinal =
+                event.fields.first.map { field -> String in
+                    if case .int(let n) = field.value { return "#\(n)" } else { return "" }
+                } ?? ""
+            return "\(lead)\(time) \(lane) ▶ \(subject)\(ordinal)"
+        }
+        let fields = text.fields(event)
+        let bang = kind == "oracle.fail" ? "!! " : ""
+        return
+            "\(lead)\(time) \(lane)   \(bang)\(kind)\(subject.isEmpty ? "" : " " + subject)\(fields.isEmpty ? "" : "  " + fields)"
+    }
+}
+
+/// The table and the one sentence of `explain`.
+struct ExplanationText {
+    let explanation: Explainer.Explanation
+
+    private func rate(_ failures: Int) -> String {
+        let percent = String(format: 100 * Double(failures) / Double(explanation.runs), decimals: 1) + "%"
+        return String(repeating: " ", count: max(0, 6 - percent.count)) + percent
+    }
+
+    private func what(_ row: Explainer.Row) -> String {
+        if let taken = row.offer?.taken { return taken.description }
+        return "\(row.decision.kind.name) = \(row.decision.chosen) of \(row.decision.count)"
+    }
+
+    func table() -> [String] {
+        let rows = explanation.rows
+        let takenWidth = max(12, rows.map { what($0).count }.max() ?? 0)
+        let overWidth = max(18, rows.map { ($0.offer?.overtaken?.description ?? "").count }.max() ?? 0)
+        var lines = [
+            "decision  " + "took".padding(takenWidth) + "  " + "overtook (fifo)".padding(overWidth) + "  "
+                + "time".padding(8) + "  failing"
+        ]
+        lines.append(
+            "       -  " + "(nothing kept)".padding(takenWidth) + "  " + "".padding(overWidth) + "  "
+                + "".padding(8) + "  " + rate(explanation.baseline))
+        for (index, row) in rows.enumerated() {
+            let number = String(row.number)
+            let mark = row.decision.isDeviation ? "*" : " "
+            var line = String(repeating: " ", count: max(0, 7 - number.count)) + number + mark + " "
+            line += what(row).padding(takenWidth) + "  "
+            line += (row.offer?.overtaken?.description ?? "-").padding(overWidth) + "  "
+            line += EventText.time(row.time).padding(8) + "  " + rate(row.failures)
+            if index == explanation.decisive { line += "  ◀ certain from here" }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    func sentence() -> String {
+        let e = explanation
+        guard e.reproduces else {
+            let last = e.rows.last?.failures ?? e.baseline
+            return
+                "The failure is not certain even with the whole schedule kept (\(rate(last).trimmingLeadingSpaces) of runs): the scenario may not be deterministic, or the trace was recorded by another build."
+        }
+        guard let index = e.decisive else {
+            return
+                "The failure is certain from the start: every schedule tried fails the same way, so no decision causes it."
+        }
+        let row = e.rows[index]
+        let before = index == 0 ? e.baseline : e.rows[index - 1].failures
+        let odds = "the failure rose from \(rate(before).trimmingLeadingSpaces) to 100% of re-fuzzed runs"
+        let at = "at virtual time \(EventText.time(row.time))"
+        guard let offer = row.offer, let taken = offer.taken else {
+            return
+                "The bug became certain at decision \(row.number), a \(row.decision.kind.name) choice of option \(row.decision.chosen) of \(row.decision.count) \(at): \(odds); the timeline around it:"
+        }
+        let overtook: String
+        if let overtaken = offer.overtaken {
+            overtook =
+                "ahead of \(overtaken.label)#\(overtaken.ordinal) on lane \(overtaken.lane), which fifo would have run"
+        } else {
+            let others = offer.candidates.enumerated().filter { $0.offset != offer.chosen }.map { "\($0.element)" }
+            overtook = "(the fifo choice) ahead of \(others.joined(separator: ", "))"
+        }
+        return
+            "The bug became certain at decision \(row.number): \(at) the scheduler ran \(taken.label)#\(taken.ordinal) on lane \(taken.lane) \(overtook), and \(odds); the timeline around it:"
+    }
+}
+
+extension String {
+    var trimmingLeadingSpaces: String { String(drop { $0 == " " }) }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import SimTrace
+
+struct ExportCommand: CatalogCommand {
+    /// The formats `export` writes.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case perfetto, jsonl
+    }
+
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write a trace as Perfetto/Chrome JSON or as JSON Lines.",
+        discussion: """
+            perfetto: open the file in ui.perfetto.dev (lanes are threads, jobs slices, causes flow arrows, \
+            decisions and the oracle failure instant events). jsonl: one JSON object per line, schema \
+            simrun.jsonl/1 (see README). Streams: memory stays bounded whatever the trace's length.
+            """)
+
+    @Argument(help: "The .simtrace file.") var trace: String
+    @Option(help: "perfetto or jsonl.") var format: Format
+    @Option(name: [.short, .long], help: "Write here instead of stdout (atomically: a temporary name, then renamed).")
+    var out: String?
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        do {
+            let reader = try TraceReader(path: trace)
+            if let out {
+                let sink = try FileExportSink(path: out)
+                do {
+                    try export(reader, to: sink)
+                    try sink.finish()
+                } catch {
+                    sink.abandon()
+                    throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
+                }
+                if reader.isTruncated {
+                    context.console.err("note: \(trace) is truncated; exported its readable prefix")
+                }
+                context.console.err("wrote \(out) (\(format.rawValue), \(reader.eventCount) events)")
+            } else {
+                try export(reader, to: ConsoleExportSink(console: context.console))
+            }
+        } catch let error as TraceError {
+            throw TraceInput.failure(error)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure(ExitStatus.badTrace, "\(trace): \(error)")
+        }
+        return ExitStatus.ok
+    }
+
+    private func export(_ reader: TraceReader, to sink: any ExportSink) throws(TraceError) {
+        switch format {
+        case .perfetto: try PerfettoExporter(reader: reader).write(to: sink)
+        case .jsonl: try JSONLinesExporter(reader: reader).write(to: sink)
+        }
+    }
+}
+
+/// Sends exported lines to the console's stdout (so in-process tests capture them).
+final class ConsoleExportSink: ExportSink {
+    let console: Console
+    init(console: Console) { self.console = console }
+    func line(_ text: String) throws(TraceError) { console.out(text) }
+}

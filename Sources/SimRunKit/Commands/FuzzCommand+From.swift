@@ -1,0 +1,38 @@
+import ArgumentParser
+import SimCore
+
+/// `fuzz --from <trace> [--keep N]`: the campaign runs around a recorded schedule, every run keeping
+/// the trace's first N decisions (followed by job identity) and letting the strategy choose the rest.
+extension FuzzCommand {
+    func validateFrom() throws {
+        if from == nil && scenario == nil { throw ValidationError("give a scenario to fuzz, or --from a trace") }
+        if from == nil && keep != nil { throw ValidationError("--keep needs --from") }
+        if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
+        if from != nil && strategy.kind == .dfs {
+            throw ValidationError("--from varies the rest of a schedule at random; use random, pct, delay or portfolio")
+        }
+    }
+
+    /// The plan: the named scenario, or the trace's (its variant unless --variant), with the prefix.
+    func makePlan(_ context: CommandContext) throws(CommandFailure) -> RunPlan {
+        guard let from else {
+            let found = try context.catalog.scenario(named: scenario ?? "")
+            return RunPlan(
+                scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: strategy)
+        }
+        let input = try TraceInput(path: from)
+        let found = try context.catalog.scenario(named: scenario ?? input.header.scenario)
+        let chosen = try context.catalog.variant(
+            variant ?? (found.hasVariant(input.header.variant) ? input.header.variant : nil), of: found)
+        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy)
+        // Half by default: the trace's opening is kept, its ending explored.
+        plan.prefix = SchedulePrefix(tape: input.tape, keep: keep ?? input.tape.count / 2)
+        return plan
+    }
+
+    /// The campaign line's note on the prefix, e.g. `  from t.simtrace keeping 12 of 24 decisions`.
+    func prefixNote(_ plan: RunPlan) -> String {
+        guard let from, let prefix = plan.prefix else { return "" }
+        return "  from \(from) keeping \(prefix.keep) of \(prefix.tape.count) decisions"
+    }
+}

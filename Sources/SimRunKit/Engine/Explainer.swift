@@ -1,0 +1,105 @@
+import SimCore
+import SimTrace
+
+/// Finds the decision of a failing schedule after which its failure is certain.
+///
+/// For every prefix length `i` (keep decisions `0..<i`, random after) the failure is re-fuzzed
+/// `runs` times with seeds `0..<runs` on the `Fuzzer`, and counted when its `FailureSignature` is the
+/// trace's. The rates depend only on the trace and `runs` (every seed of every row runs, whatever
+/// `jobs`). The decisive decision is the first from which every longer prefix fails every time.
+public struct Explainer {
+    /// One decision of the trace and how often the failure survives keeping it.
+    public struct Row: Sendable {
+        /// 1-based, as `show` numbers decisions.
+        public var number: Int
+        public var decision: Decision
+        /// What the decision was offered, from an instrumented re-run of the trace's schedule.
+        public var offer: ObservingStrategy.Offer?
+        /// Virtual nanoseconds when the decision was made.
+        public var time: Int64
+        /// Runs that failed the same way, keeping decisions 1...number.
+        public var failures: Int
+    }
+
+    public struct Explanation: Sendable {
+        /// Failing runs with no decision kept (the plain random rate).
+        public var baseline: Int
+        public var rows: [Row]
+        public var runs: Int
+        /// The index in `rows` of the decision after which the failure is certain; nil when the
+        /// failure is certain from the start, or not even with the whole schedule kept.
+        public var decisive: Int?
+        /// Where the instrumented re-run could not follow the trace.
+        public var notes: [String]
+
+        /// The failure happens in every run kept by the whole schedule.
+        public var reproduces: Bool { (rows.last?.failures ?? baseline) == runs }
+    }
+
+    public let plan: RunPlan
+    public let input: TraceInput
+    public let target: FailureSignature
+    public let runs: Int
+    public let jobs: Int
+
+    public init(plan: RunPlan, input: TraceInput, target: FailureSignature, runs: Int, jobs: Int) {
+        self.plan = plan
+        self.input = input
+        self.target = target
+        self.runs = max(1, runs)
+        self.jobs = max(1, jobs)
+    }
+
+    /// Computes every rate; `progress` hears (rows done, rows in all).
+    public func explain(progress: (Int, Int) -> Void = { _, _ in }) -> Explanation {
+        let tape = input.tape
+        let (offers, times, notes) = observe(tape)
+        var rates: [Int] = []
+        for keep in 0...tape.count {
+            progress(keep, tape.count + 1)
+            rates.append(failures(keeping: keep))
+        }
+        let rows = tape.decisions.indices.map { index in
+            Row(
+                number: index + 1, decision: tape.decisions[index], offer: index < offers.count ? offers[index] : nil,
+                time: index < times.count ? times[index] : 0, failures: rates[index + 1])
+        }
+        // Certain from row k: rows k... all fail every run, and the rate just before is lower.
+        var decisive: Int?
+        if rates.last == runs {
+            var first = rates.count - 1
+            while first > 0 && rates[first - 1] == runs { first -= 1 }
+            decisive = first == 0 ? nil : first - 1
+        }
+        return Explanation(baseline: rates[0], rows: rows, runs: runs, decisive: decisive, notes: notes)
+    }
+
+    /// Failing runs (same signature) among seeds `0..<runs` keeping `keep` decisions.
+    func failures(keeping keep: Int) -> Int {
+        var rowPlan = plan
+        rowPlan.strategy = StrategySpec(kind: .random)
+        rowPlan.prefix = SchedulePrefix(tape: input.tape, keep: keep)
+        let configuration = Fuzzer.Configuration(seeds: 0..<UInt64(runs), jobs: jobs, keepGoing: true)
+        let report = Fuzzer(plan: rowPlan, configuration: configuration).run()
+        return report.findings.first { $0.signature == target }?.occurrences ?? 0
+    }
+
+    /// Re-runs the trace's schedule, noting each decision's ready set and virtual time.
+    func observe(_ tape: Tape) -> ([ObservingStrategy.Offer], [Int64], [String]) {
+        let replay = ReplayStrategy(tape: tape)
+        let observer = ObservingStrategy(replay)
+        let clock = DecisionClock()
+        _ = plan.run(seed: input.header.seed, strategy: observer, sink: clock)
+        return (observer.offers, clock.times, replay.notes)
+    }
+}
+
+/// Notes the virtual time of each decision (the time of the last event before it).
+final class DecisionClock: EventSink {
+    private(set) var times: [Int64] = []
+    private var now: Int64 = 0
+
+    func define(_ symbol: Symbol, _ text: String) {}
+    func record(_ event: Event) { now = event.time }
+    func record(_ decision: Decision) { times.append(now) }
+}
