@@ -8,5 +8,6 @@ public enum BuiltinScenarios {
         CartLoginBarrier.scenario,
         AsyncActionStaleVariable.scenario,
         CounterRace.scenario,
+        UnrulyCounter.scenario,
     ]
 }

@@ -11,7 +11,19 @@ struct ShrinkCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let input = try TraceInput(path: trace)
-        guard let footer = input.footer, footer.verdict.isFailure else {
+        guard let footer = input.footer else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(trace): at decompressed byte \(input.endOffset): expected the footer with the run's verdict (the trace is truncated after event \(input.eventCount); shrinking needs the failure to keep)"
+            )
+        }
+        if case .crashed = footer.verdict {
+            throw CommandFailure(
+                ExitStatus.usage,
+                "\(trace): the recorded run crashed; shrinking would run candidate schedules that trap (not supported) — `simrun replay` reproduces it in a child process"
+            )
+        }
+        guard footer.verdict.isFailure else {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)

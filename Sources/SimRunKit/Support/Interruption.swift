@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Synchronization
+
+/// Ctrl-C and SIGTERM for long commands (`fuzz`): the first one asks the campaign to stop and report
+/// what ran; a second one ends the process at once.
+///
+/// The flag is process-wide because a signal handler can reach nothing else. Only the command-line
+/// driver reads it, between runs: no simulation ever sees it, so it cannot change a schedule.
+enum Interruption {
+    private static let flag = Atomic<Bool>(false)
+
+    /// True once SIGINT or SIGTERM arrived.
+    static var isRequested: Bool { flag.load(ordering: .relaxed) }
+
+    /// Installs the handlers (idempotent).
+    static func install() {
+        _ = isRequested  // initialise the flag before a handler can touch it
+        for signal in [SIGINT, SIGTERM] {
+            Glibc.signal(signal) { number in
+                if Interruption.flag.exchange(true, ordering: .relaxed) { _exit(128 + number) }
+            }
+        }
+    }
+}
