@@ -39,7 +39,7 @@ struct ReplayCommand: CatalogCommand {
             for note in outcome.notes { console.out("  note: \(note)") }
             return ExitStatus.failure
         }
-        if outcome.reachedTruncation {
+        if outcome.reachedTruncation || input.isTruncated {
             console.out(
                 "\(title): identical up to the truncation point — \(outcome.eventsCompared) events; the recording ends there, the replay went on to \(outcome.result.eventCount) events, verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass")"
             )

@@ -37,6 +37,7 @@ extension CatalogCommand {
 public enum SimRun {
     /// Parses the process arguments, runs the command and exits with its status.
     public static func main(scenarios: [Scenario]) -> Never {
+        ChildProcess.markSelfExecutable()
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios)
         exit(code)
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import Synchronization
 
 /// A child process of this very executable (`/proc/self/exe`), so that a user's own binary built on
 /// `SimRun.main(scenarios:)` re-runs itself with the same scenario catalog.
@@ -41,11 +42,22 @@ struct ChildProcess {
     /// The executable to re-run: this process's own binary.
     static let executable = "/proc/self/exe"
 
+    /// Set by `SimRun.main` only: then `/proc/self/exe` understands simrun's command line. A process
+    /// that runs commands in-process (a test calling `SimRun.run`) is some other binary, which must
+    /// never be re-executed with simrun arguments. Process-wide on purpose: it describes the process.
+    private static let isSelfExecutable = Atomic<Bool>(false)
+
+    static func markSelfExecutable() { isSelfExecutable.store(true, ordering: .relaxed) }
+
     /// Starts `simrun <arguments>` as a child in its own process group (a Ctrl-C on the terminal
     /// reaches only the parent, which stops children in order). `inherit` maps child fds to ours.
     static func spawn(_ arguments: [String], inherit: [(child: Int32, parent: Int32)] = []) throws(CommandFailure)
         -> ChildProcess
     {
+        guard isSelfExecutable.load(ordering: .relaxed) else {
+            throw CommandFailure(
+                ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
+        }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
