@@ -37,7 +37,9 @@ public enum UnrulyCounter {
                 simulation.emit("counter.read", name, ["value": .int(seen)])
                 simulation.post(lane, simulation.symbol("write")) {
                     if variant == "crashing" && name == "worker.a" {
-                        precondition(counter.value == seen, "stale write: worker.a read \(seen), counter is now \(counter.value)")
+                        precondition(
+                            counter.value == seen, "stale write: worker.a read \(seen), counter is now \(counter.value)"
+                        )
                     }
                     counter.value = seen + 1
                     counter.writes += 1

@@ -39,7 +39,9 @@ import Testing
         var viaCLI: Bool
         /// The kind of damage, for the tally.
         var kind: String {
-            for kind in ["rcut", "cut", "flip", "header-version", "header", "garbage", "twice", "oversized", "libfuzzer"]
+            for kind in [
+                "rcut", "cut", "flip", "header-version", "header", "garbage", "twice", "oversized", "libfuzzer",
+            ]
             where name.contains(kind) { return kind }
             return "foreign"
         }
@@ -167,18 +169,65 @@ import Testing
         ]
         // Oversized length and count fields: rejected by bound, never allocated.
         let oversized: [(String, (RecordBuffer) -> Void)] = [
-            ("symbol-length", { $0.byte(RecordTag.symbol); $0.varint(1); $0.varint(1 << 40); $0.byte(0x41) }),
-            ("symbol-id", { $0.byte(RecordTag.symbol); $0.varint(1 << 50); $0.string("x") }),
-            ("field-count", { $0.byte(RecordTag.explicitFieldCount << RecordTag.fieldShift); $0.varint(1 << 60) }),
-            ("seq-jump", { $0.byte(RecordTag.seqJump); $0.varint(UInt64.max); $0.byte(0) }),
-            ("decision-count", { $0.byte(RecordTag.decisionBase); $0.varint(0); $0.varint(1 << 40) }),
-            ("checkpoint-count", {
-                $0.byte(RecordTag.checkpoint); $0.varint(UInt64.max >> 1); $0.varint(1 << 62); $0.fixed64(0)
-            }),
-            ("footer-message", {
-                $0.byte(RecordTag.footer); for _ in 0..<4 { $0.varint(0) }; $0.byte(1); $0.string("o")
-                $0.varint(1 << 45)
-            }),
+            (
+                "symbol-length",
+                {
+                    $0.byte(RecordTag.symbol)
+                    $0.varint(1)
+                    $0.varint(1 << 40)
+                    $0.byte(0x41)
+                }
+            ),
+            (
+                "symbol-id",
+                {
+                    $0.byte(RecordTag.symbol)
+                    $0.varint(1 << 50)
+                    $0.string("x")
+                }
+            ),
+            (
+                "field-count",
+                {
+                    $0.byte(RecordTag.explicitFieldCount << RecordTag.fieldShift)
+                    $0.varint(1 << 60)
+                }
+            ),
+            (
+                "seq-jump",
+                {
+                    $0.byte(RecordTag.seqJump)
+                    $0.varint(UInt64.max)
+                    $0.byte(0)
+                }
+            ),
+            (
+                "decision-count",
+                {
+                    $0.byte(RecordTag.decisionBase)
+                    $0.varint(0)
+                    $0.varint(1 << 40)
+                }
+            ),
+            (
+                "checkpoint-count",
+                {
+                    $0.byte(RecordTag.checkpoint)
+                    $0.varint(UInt64.max >> 1)
+                    $0.varint(1 << 62)
+                    $0.fixed64(0)
+                }
+            ),
+            (
+                "footer-message",
+                {
+                    $0.byte(RecordTag.footer)
+                    for _ in 0..<4 { $0.varint(0) }
+                    $0.byte(1)
+                    $0.string("o")
+                    $0.varint(1 << 45)
+                }
+            ),
         ]
         for (label, build) in oversized {
             list.append(.init(name: "oversized-\(label)", bytes: header + (try frame(build)), viaCLI: true))
@@ -199,7 +248,9 @@ import Testing
         }
         list.append(.init(name: "oversized-header-string", bytes: longHeaderString, viaCLI: true))
         // Findings of tools/fuzz-trace-reader.sh, kept as regression inputs.
-        for (name, bytes) in FuzzerFindings.all { list.append(.init(name: "libfuzzer-\(name)", bytes: bytes, viaCLI: true)) }
+        for (name, bytes) in FuzzerFindings.all {
+            list.append(.init(name: "libfuzzer-\(name)", bytes: bytes, viaCLI: true))
+        }
         return list
     }
 
@@ -209,7 +260,9 @@ import Testing
         var stderrLines: [String]
     }
 
-    static func checkOutcome(_ outcome: Outcome, command: TraceCommand, path: String, readable: TraceError?, truncated: Bool, how: String) {
+    static func checkOutcome(
+        _ outcome: Outcome, command: TraceCommand, path: String, readable: TraceError?, truncated: Bool, how: String
+    ) {
         let label = "\(command.name) \(path) (\(how))"
         #expect(command.allowed.contains(outcome.status), "\(label): exit \(outcome.status) \(outcome.stderrLines)")
         if let readable {
@@ -258,7 +311,8 @@ import Testing
             let path = directory.appendingPathComponent("\(trace.name).simtrace").path
             try Data(trace.bytes).write(to: URL(fileURLWithPath: path))
             let (error, truncated) = Self.readError(trace.bytes)
-            let semantic = error == nil && !truncated && (trace.name.contains("header-") || trace.name.contains("twice"))
+            let semantic =
+                error == nil && !truncated && (trace.name.contains("header-") || trace.name.contains("twice"))
             for command in Self.commands {
                 let console = Console(capturing: true)
                 let start = ContinuousClock.now
@@ -275,8 +329,11 @@ import Testing
             if trace.viaCLI || index % 9 == 0 { viaCLI.append((path, trace.bytes)) }
         }
         try Self.runThroughTheBinary(viaCLI)
-        let summary = classes.keys.sorted().map { "\($0): \(classes[$0]!.sorted { $0.key < $1.key }.map { "exit \($0.key) ×\($0.value)" }.joined(separator: ", "))" }
-        print("damaged traces: \(damaged.count), through the binary: \(viaCLI.count)\n" + summary.joined(separator: "\n"))
+        let summary = classes.keys.sorted().map {
+            "\($0): \(classes[$0]!.sorted { $0.key < $1.key }.map { "exit \($0.key) ×\($0.value)" }.joined(separator: ", "))"
+        }
+        print(
+            "damaged traces: \(damaged.count), through the binary: \(viaCLI.count)\n" + summary.joined(separator: "\n"))
     }
 
     /// Runs every command on each trace through the `simrun` binary, a few processes at a time.
@@ -297,7 +354,8 @@ import Testing
                     checkOutcome(
                         Outcome(status: output.status, stdout: output.stdout, stderrLines: lines), command: command,
                         path: path, readable: semantic ? nil : error, truncated: truncated, how: "simrun binary")
-                    if output.status > 128 || output.stderr.contains("Fatal error") || output.stderr.contains("crashed") {
+                    if output.status > 128 || output.stderr.contains("Fatal error") || output.stderr.contains("crashed")
+                    {
                         failures.add("\(command.name) \(name): \(output.status) \(output.stderr)")
                     }
                 } catch {

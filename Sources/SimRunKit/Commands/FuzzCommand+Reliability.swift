@@ -36,7 +36,9 @@ extension FuzzCommand {
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description
         ).record(seed: crash.seed, to: path)
         if recorded.crashed {
-            console.out("  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)")
+            console.out(
+                "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
+            )
         } else {
             console.out(
                 "  NONDETERMINISTIC: seed \(crash.seed) crashed in a worker but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"

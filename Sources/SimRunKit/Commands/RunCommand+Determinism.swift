@@ -14,7 +14,8 @@ extension RunCommand {
             unlink(first)
             unlink(second)
         }
-        let recording = IsolatedRecording(scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description)
+        let recording = IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description)
         let a = try recording.record(seed: seed, to: first)
         let b = try recording.record(seed: seed, to: second)
         let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"

@@ -32,7 +32,9 @@ struct CrashReplay {
         {
             console.out("\(title): DIVERGED")
             for line in divergence { console.out(line) }
-            if !again.crashed { console.out("  the replay did not crash: \(again.verdict.isFailure ? "\(again.verdict)" : "pass")") }
+            if !again.crashed {
+                console.out("  the replay did not crash: \(again.verdict.isFailure ? "\(again.verdict)" : "pass")")
+            }
             return ExitStatus.failure
         }
         guard again.crashed else {

@@ -107,7 +107,9 @@ struct FuzzSupervisor {
                     } else {
                         // Keep the tail: the trap message is the last thing a dying worker prints.
                         worker.stderrTail += chunk[0..<count]
-                        if worker.stderrTail.count > 16_384 { worker.stderrTail.removeFirst(worker.stderrTail.count - 16_384) }
+                        if worker.stderrTail.count > 16_384 {
+                            worker.stderrTail.removeFirst(worker.stderrTail.count - 16_384)
+                        }
                     }
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     close(entry.fd)
@@ -123,7 +125,8 @@ struct FuzzSupervisor {
                 guard termination != .exited(0) else { continue }
                 let stderr = String(decoding: worker.stderrTail, as: UTF8.self)
                 guard let index = board.inFlight(w) else {
-                    let why = ChildProcess.trapMessage(in: stderr) ?? stderr.split(separator: "\n").last.map(String.init)
+                    let why =
+                        ChildProcess.trapMessage(in: stderr) ?? stderr.split(separator: "\n").last.map(String.init)
                     throw CommandFailure(
                         ExitStatus.failure, "fuzz worker \(w) \(termination) before running a seed: \(why ?? "")")
                 }
@@ -197,7 +200,8 @@ struct FuzzSupervisor {
     }
 
     private func seedFor(_ index: UInt64) -> UInt64 {
-        configuration.seeds.lowerBound &+ (index &* UInt64(configuration.shard.count) &+ UInt64(configuration.shard.index))
+        configuration.seeds.lowerBound
+            &+ (index &* UInt64(configuration.shard.count) &+ UInt64(configuration.shard.index))
     }
 
     private func spawnWorker(_ w: Int, firstIndex: UInt64, board: WorkerBoard, deadline: ContinuousClock.Instant?)
@@ -212,7 +216,10 @@ struct FuzzSupervisor {
         ]
         if let deadline {
             let left = ContinuousClock.now.duration(to: deadline)
-            arguments += ["--milliseconds", String(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))]
+            arguments += [
+                "--milliseconds",
+                String(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)),
+            ]
         } else {
             arguments += ["--upper", String(config.seeds.upperBound)]
         }

@@ -33,7 +33,8 @@ struct TraceComparison {
                 guard !same else { continue }
                 let at = a?.seq ?? b?.seq ?? 0
                 let reason =
-                    a == nil ? "the \(expectedLabel) ends before this event"
+                    a == nil
+                    ? "the \(expectedLabel) ends before this event"
                     : b == nil ? "the \(actualLabel) ends before this event" : "events differ"
                 return ["first divergent event: #\(at): \(reason)", "  \(expectedLabel):"]
                     + recentLeft.map { "    " + $0 } + ["  \(actualLabel):"] + recentRight.map { "    " + $0 }

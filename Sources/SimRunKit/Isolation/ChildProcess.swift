@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// A child process of this very executable (`/proc/self/exe`), so that a user's own binary built on
 /// `SimRun.main(scenarios:)` re-runs itself with the same scenario catalog.

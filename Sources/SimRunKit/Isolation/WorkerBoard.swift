@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// Control words shared by `simrun fuzz` and its worker processes through one mapped file: the stop
 /// line, the interrupt flag, and per worker the run in flight, the runs done and the goals reached.

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// Ctrl-C and SIGTERM for long commands (`fuzz`): the first one asks the campaign to stop and report
 /// what ran; a second one ends the process at once.
@@ -17,6 +18,13 @@ enum Interruption {
     /// Installs the handlers (idempotent).
     static func install() {
         _ = isRequested  // initialise the flag before a handler can touch it
+        // A parent may have started us with these signals blocked (test runners do): a handler alone
+        // would never run.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for signal in [SIGINT, SIGTERM] {
             Glibc.signal(signal) { number in
                 if Interruption.flag.exchange(true, ordering: .relaxed) { _exit(128 + number) }
