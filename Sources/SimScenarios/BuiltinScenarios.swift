@@ -9,5 +9,6 @@ public enum BuiltinScenarios {
         AsyncActionStaleVariable.scenario,
         SearchStaleResponse.scenario,
         CounterRace.scenario,
+        UnrulyCounter.scenario,
     ]
 }

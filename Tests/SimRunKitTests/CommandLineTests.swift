@@ -58,7 +58,8 @@ func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all)
     @Test func aRecordedRunReplaysIdentically() throws {
         let directory = try makeTemporaryDirectory()
         let path = directory.appendingPathComponent("run.simtrace").path
-        for scenario in BuiltinScenarios.all {
+        // The bug scenarios; unruly-counter's variants trap or read the wall clock on purpose.
+        for scenario in BuiltinScenarios.all where scenario.hasVariant("buggy") && scenario.hasVariant("fixed") {
             for variant in scenario.variants.map(\.name) {
                 _ = simrun([
                     "run", scenario.name, "--variant", variant, "--seed", "7", "--strategy", "pct", "--out", path,

@@ -26,7 +26,7 @@ extension FuzzCommand {
             variant ?? (found.hasVariant(input.header.variant) ? input.header.variant : nil), of: found)
         var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy)
         // Half by default: the trace's opening is kept, its ending explored.
-        plan.prefix = SchedulePrefix(tape: input.tape, keep: keep ?? input.tape.count / 2)
+        plan.prefix = SchedulePrefix(tape: input.tape, keep: keep ?? input.tape.count / 2, source: from)
         return plan
     }
 

@@ -44,42 +44,42 @@ struct FuzzCommand: CatalogCommand {
         console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
                 + (shard.map { "  shard \($0)" } ?? "") + prefixNote(plan))
-        let report = Fuzzer(plan: plan, configuration: config).run { runs, failures, distinct, elapsed in
-            let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
-            console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")
-        }
+        let outcome = try runCampaign(plan: plan, configuration: config, console: console)
+        let report = outcome.report
         console.endProgress()
         var shownTimeline = noShow
         for finding in report.findings {
-            try reportFinding(finding, plan: plan, context: context, showTimeline: !shownTimeline)
+            if outcome.nondeterministic.contains(finding.seed) {
+                console.out("NONDETERMINISTIC: seed \(finding.seed) ran differently in this process than in its worker")
+            }
+            try reportFinding(
+                finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted)
             shownTimeline = true
         }
-        summarize(report, console: console)
-        return report.findings.isEmpty ? ExitStatus.ok : ExitStatus.failure
+        for (number, crash) in outcome.crashes.enumerated() {
+            try reportCrash(crash, number: number, plan: plan, console: console)
+        }
+        summarize(report, crashes: outcome.crashes.count, console: console)
+        if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
+        let anyFound = !report.findings.isEmpty || !outcome.crashes.isEmpty
+        return anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
     }
 
-    private func reportFinding(_ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool)
-        throws(CommandFailure)
-    {
+    private func reportFinding(
+        _ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool, shrink: Bool
+    ) throws(CommandFailure) {
         let console = context.console
         console.out("FAIL at seed \(finding.seed): \(finding.verdict)")
         try ensureDirectory(out)
         let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle)).simtrace"
-        var tape = finding.tape
-        if !noShrink {
-            let shrinker = Shrinker(plan: plan, seed: finding.seed, target: finding.signature)
-            if let outcome = shrinker.shrink(finding.tape) {
-                tape = outcome.tape
-                let before = outcome.original
-                let after = outcome.result
-                console.out(
-                    "  shrunk in \(outcome.runs) runs: decisions \(before.tape.count) → \(after.tape.count) (non-fifo \(before.deviations) → \(after.deviations)), events \(before.eventCount) → \(after.eventCount), steps \(before.steps) → \(after.steps)"
-                )
-            }
+        // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
+        let found = try Recorder.record(
+            plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: path,
+            options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
+        var recorded = (verdict: found.verdict, eventCount: found.eventCount)
+        if !noShrink && shrink, let footer = try shrinkInChild(path, plan: plan, console: console) {
+            recorded = (footer.verdict, footer.eventCount)
         }
-        let recorded = try Recorder.record(
-            plan: plan, seed: finding.seed, tape: tape, strategyName: strategy.description, to: path,
-            options: [("foundAtSeed", String(finding.seed)), ("shrunk", noShrink ? "false" : "true")])
         if !FailureSignature(finding.verdict).matches(recorded.verdict) {
             console.out("  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
         }
@@ -90,6 +90,7 @@ struct FuzzCommand: CatalogCommand {
                 throw TraceInput.failure(error)
             }
         }
+        try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
         console.out("  replay: simrun replay \(shellQuoted(path))")
         if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
@@ -97,10 +98,10 @@ struct FuzzCommand: CatalogCommand {
         }
     }
 
-    private func summarize(_ report: Fuzzer.Report, console: Console) {
+    private func summarize(_ report: Fuzzer.Report, crashes: Int, console: Console) {
         let rate = Int(report.schedulesPerSecond)
         var line =
-            "summary: \(report.schedules) schedules in \(String(format: report.seconds, decimals: 2))s (\(rate)/s), \(report.failures) failures, \(report.findings.count) distinct"
+            "summary: \(report.schedules) schedules in \(String(format: report.seconds, decimals: 2))s (\(rate)/s), \(report.failures) failures, \(report.findings.count + crashes) distinct"
         if strategy.kind == .dfs { line += report.exhausted ? ", space exhausted" : ", space NOT exhausted" }
         console.out(line)
         for (name, count) in zip(report.goals, report.goalCounts) {

@@ -18,6 +18,9 @@ struct ReplayCommand: CatalogCommand {
         let console = context.console
         let onOther = variant != nil && variant != input.header.variant
         let plan = try input.plan(in: context.catalog, variant: variant)
+        if case .crashed = input.footer?.verdict {
+            return try CrashReplay(input: input, plan: plan).run(console: console)
+        }
         let replayer = TraceReplayer(input: input, plan: plan)
         let title = "\(input.header.scenario)/\(plan.variant) seed \(input.header.seed)"
         if input.isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
@@ -35,6 +38,12 @@ struct ReplayCommand: CatalogCommand {
             for line in divergence { console.out(line) }
             for note in outcome.notes { console.out("  note: \(note)") }
             return ExitStatus.failure
+        }
+        if outcome.reachedTruncation || input.isTruncated {
+            console.out(
+                "\(title): identical up to the truncation point — \(outcome.eventsCompared) events; the recording ends there, the replay went on to \(outcome.result.eventCount) events, verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass")"
+            )
+            return ExitStatus.ok
         }
         let recordedVerdict = input.footer.map { "\($0.verdict)" } ?? "none (truncated)"
         console.out(

@@ -13,11 +13,14 @@ struct RunCommand: CatalogCommand {
     @Option(name: .shortAndLong, help: "Write the trace here (always; by default only a failing run is written).")
     var out: String?
     @Option(help: "Where a failing run's trace goes when --out is not given.") var failureDir = "simrun-failures"
+    @Flag(help: "Run the seed in two separate processes and compare their events (exit 1 when they differ).")
+    var checkDeterminism = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
         let plan = RunPlan(
             scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: strategy)
+        if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
         if path == nil && result.verdict.isFailure {

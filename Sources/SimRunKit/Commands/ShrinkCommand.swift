@@ -11,7 +11,19 @@ struct ShrinkCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let input = try TraceInput(path: trace)
-        guard let footer = input.footer, footer.verdict.isFailure else {
+        guard let footer = input.footer else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(trace): at decompressed byte \(input.endOffset): expected the footer with the run's verdict (the trace is truncated after event \(input.eventCount); shrinking needs the failure to keep)"
+            )
+        }
+        if case .crashed = footer.verdict {
+            throw CommandFailure(
+                ExitStatus.usage,
+                "\(trace): the recorded run crashed; shrinking would run candidate schedules that trap (not supported) — `simrun replay` reproduces it in a child process"
+            )
+        }
+        guard footer.verdict.isFailure else {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
@@ -23,10 +35,13 @@ struct ShrinkCommand: CatalogCommand {
         let path = out ?? (trace.hasSuffix(".simtrace") ? String(trace.dropLast(9)) : trace) + ".shrunk.simtrace"
         let recorded = try Recorder.record(
             plan: plan, seed: input.header.seed, tape: outcome.tape, strategyName: input.header.strategy, to: path,
-            options: [("shrunk", "true")])
+            options: input.header.options.filter { $0.key == "foundAtSeed" }.map { ($0.key, $0.value) } + [
+                ("shrunk", "true")
+            ])
         let console = context.console
-        console.out("shrunk in \(outcome.runs) runs, same failure: \(recorded.verdict)")
-        console.out(ShrinkSummary(before: outcome.original, after: recorded).lines.joined(separator: "\n"))
+        console.out(
+            "shrunk in \(outcome.runs) runs: \(ShrinkSummary(before: outcome.original, after: recorded).line)")
+        console.out("same failure: \(recorded.verdict)")
         console.out("trace: \(path)")
         console.out("replay: simrun replay \(shellQuoted(path))")
         return ExitStatus.ok
@@ -38,19 +53,9 @@ struct ShrinkSummary {
     let before: RunResult
     let after: RunResult
 
-
-    var lines: [String] {
-        [
-            "             before   after",
-            "decisions  \(pad(before.tape.count))  \(pad(after.tape.count))",
-            "  non-fifo \(pad(before.deviations))  \(pad(after.deviations))",
-            "events     \(pad(Int(before.eventCount)))  \(pad(Int(after.eventCount)))",
-            "steps      \(pad(before.steps))  \(pad(after.steps))",
-        ]
-    }
-
-    private func pad(_ value: Int) -> String {
-        let text = String(value)
-        return String(repeating: " ", count: max(0, 7 - text.count)) + text
+    /// `decisions 13 → 3 (non-fifo 9 → 2), events 65 → 40, steps 18 → 12`
+    var line: String {
+        "decisions \(before.tape.count) → \(after.tape.count) (non-fifo \(before.deviations) → \(after.deviations)), "
+            + "events \(before.eventCount) → \(after.eventCount), steps \(before.steps) → \(after.steps)"
     }
 }

@@ -11,7 +11,8 @@ struct SimRunCommand: ParsableCommand {
             """,
         subcommands: [
             ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
-            ShowCommand.self, ExplainCommand.self, ExportCommand.self,
+            ShowCommand.self, ExplainCommand.self, ExportCommand.self, RecordChildCommand.self,
+            WorkerChildCommand.self,
         ]
     )
 }
@@ -37,6 +38,7 @@ extension CatalogCommand {
 public enum SimRun {
     /// Parses the process arguments, runs the command and exits with its status.
     public static func main(scenarios: [Scenario]) -> Never {
+        ChildProcess.markSelfExecutable()
         let code = run(arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios)
         exit(code)
     }

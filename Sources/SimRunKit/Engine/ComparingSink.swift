@@ -20,6 +20,9 @@ final class ComparingSink: EventSink {
     private(set) var divergence: Divergence?
     private(set) var readError: TraceError?
     private(set) var compared: UInt64 = 0
+    /// The recording is truncated and every event it holds matched: the rest of the run has nothing
+    /// to compare with, which is not a divergence.
+    private(set) var reachedTruncation = false
     static let context = 4
 
     init(reader: TraceReader) { self.reader = reader }
@@ -36,10 +39,14 @@ final class ComparingSink: EventSink {
     func record(_ decision: Decision) {}
 
     func record(_ event: Event) {
-        guard divergence == nil, readError == nil else { return }
+        guard divergence == nil, readError == nil, !reachedTruncation else { return }
         remember(event, in: &recentLive)
         guard let recorded = nextRecorded() else {
-            if readError == nil { diverge(at: event.seq, "the recording ends before this event") }
+            if readError == nil && reader.isTruncated {
+                reachedTruncation = true
+            } else if readError == nil {
+                diverge(at: event.seq, "the recording ends before this event")
+            }
             return
         }
         remember(recorded, in: &recentRecorded)
@@ -52,7 +59,7 @@ final class ComparingSink: EventSink {
 
     /// After the run: anything left in the recording is a divergence too.
     func finish() {
-        guard divergence == nil, readError == nil else { return }
+        guard divergence == nil, readError == nil, !reachedTruncation else { return }
         if let extra = nextRecorded() {
             remember(extra, in: &recentRecorded)
             diverge(at: extra.seq, "the recording continues after the run ended")

@@ -78,7 +78,7 @@ public struct Fuzzer: Sendable {
                 if seed < config.seeds.lowerBound || (config.seconds == nil && seed >= config.seeds.upperBound) { break }
                 if state.stopSeed.load(ordering: .relaxed) < seed { break }
                 if let deadline, localRuns % 64 == 0, ContinuousClock.now >= deadline { break }
-                if state.interrupted.load(ordering: .relaxed) { break }
+                if state.interrupted.load(ordering: .relaxed) || Interruption.isRequested { break }
                 let result = plan.run(seed: seed, strategy: strategy)
                 localRuns += 1
                 if goalCounts.isEmpty { goalCounts = Array(repeating: 0, count: result.goals.count) }
@@ -119,7 +119,7 @@ public struct Fuzzer: Sendable {
         let maxRuns = configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max
         while strategy.hasMore && runs < maxRuns {
             if let deadline, ContinuousClock.now >= deadline { break }
-            if state.interrupted.load(ordering: .relaxed) { break }
+            if state.interrupted.load(ordering: .relaxed) || Interruption.isRequested { break }
             let seed = UInt64(runs)
             let result = plan.run(seed: seed, strategy: strategy)
             runs += 1

@@ -8,6 +8,10 @@ public struct TraceInput {
     public let tape: Tape
     public let footer: TraceFooter?
     public let isTruncated: Bool
+    /// Events in the trace, and the decompressed offset where reading stopped (the end of the last
+    /// complete frame when truncated).
+    public let eventCount: UInt64
+    public let endOffset: UInt64
 
     /// Reads the trace's header and decisions (events are streamed later, not kept).
     public init(path: String) throws(CommandFailure) {
@@ -27,6 +31,8 @@ public struct TraceInput {
             tape = Tape(decisions: decisions, symbols: reader.symbols)
             self.footer = footer
             isTruncated = reader.isTruncated
+            eventCount = reader.eventCount
+            endOffset = reader.decompressedOffset
         } catch {
             throw Self.failure(error)
         }

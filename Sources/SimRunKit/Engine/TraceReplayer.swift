@@ -11,6 +11,8 @@ public struct TraceReplayer {
         /// Where the tape could not be followed.
         public var notes: [String]
         public var eventsCompared: UInt64
+        /// The recording was cut short and matched up to its end (the run went on past it).
+        public var reachedTruncation = false
     }
 
     public let input: TraceInput
@@ -43,7 +45,9 @@ public struct TraceReplayer {
         } else if let footer = input.footer, footer.digest != result.digest {
             lines = ["digest differs: recorded \(footer.digest), replayed \(result.digest)"]
         }
-        return Outcome(result: result, divergence: lines, notes: strategy.notes, eventsCompared: sink.compared)
+        var outcome = Outcome(result: result, divergence: lines, notes: strategy.notes, eventsCompared: sink.compared)
+        outcome.reachedTruncation = sink.reachedTruncation && lines == nil
+        return outcome
     }
 
     /// Replays the schedule on the plan's (possibly different) variant, for its verdict only.

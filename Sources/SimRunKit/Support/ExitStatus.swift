@@ -6,6 +6,8 @@ public enum ExitStatus {
     public static let usage: Int32 = 64
     public static let badTrace: Int32 = 65
     public static let missingInput: Int32 = 66
+    /// Stopped by Ctrl-C or SIGTERM before the end, with nothing found (128 + SIGINT, as shells do).
+    public static let interrupted: Int32 = 130
     /// Writing output failed.
     public static let cannotWrite: Int32 = 73
 }

@@ -30,7 +30,7 @@ public final class TraceReader {
     /// Symbol texts by id; id 0 is the empty string.
     public private(set) var symbols: [String] = [""]
 
-    private let frames: FrameDecoder
+    let frames: FrameDecoder
     private var cursor: ByteCursor
     /// Decompressed offset of the current frame's first byte.
     private var frameStreamOffset: UInt64 = 0

@@ -64,6 +64,9 @@ public final class TraceWriter: EventSink {
     public var decisionCount: UInt64 { encoder.decisionCount }
     /// The digest of the events recorded so far (equal to the simulation's own).
     public var digest: Digest { encoder.digest }
+    /// Where the frames go until `finish` renames the file into place (nil in memory). A recording
+    /// process that may die reports it, so its parent can seal what was written (`TraceSealer`).
+    public var temporaryPath: String? { file?.temporaryPath }
     /// The trace's bytes so far, when recording in memory (empty for a file).
     public var bytes: [UInt8] { memory?.bytes ?? [] }
 

@@ -1,0 +1,103 @@
+import SimCore
+import SimTrace
+
+/// The parts of `fuzz` that keep a campaign alive and honest: worker processes (a trap is a finding),
+/// Ctrl-C (stop, report what ran), and a re-run of every finding in a new process before it is
+/// reported (a run that does not replay identically is nondeterministic).
+extension FuzzCommand {
+    /// Runs the campaign: in worker processes, or in process for `dfs` (one tree walk, one thread).
+    func runCampaign(plan: RunPlan, configuration: Fuzzer.Configuration, console: Console)
+        throws(CommandFailure) -> FuzzSupervisor.Outcome
+    {
+        Interruption.install()
+        let progress: @Sendable (Int, Int, Int, Double) -> Void = { runs, failures, distinct, elapsed in
+            let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
+            console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")
+        }
+        // dfs walks one tree on one thread; without process isolation (the command tree hosted by
+        // another program) the campaign runs on threads in this process, where a trap would end it.
+        if plan.strategy.kind == .dfs || !ChildProcess.isAvailable {
+            let report = Fuzzer(plan: plan, configuration: configuration).run(progress: progress)
+            return FuzzSupervisor.Outcome(
+                report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
+        }
+        return try FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
+            .run(progress: progress)
+    }
+
+    /// Records a crash in a child (checkpointing every record), seals the trace up to the trap, checks
+    /// that it crashes the same way again, and prints it with its replay command.
+    func reportCrash(_ crash: FuzzSupervisor.Crash, number: Int, plan: RunPlan, console: Console)
+        throws(CommandFailure)
+    {
+        console.out("CRASH at seed \(crash.seed): \(crash.message)")
+        try ensureDirectory(out)
+        let suffix = number == 0 ? "" : "-\(number + 1)"
+        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-crashed\(suffix).simtrace"
+        let recorded = try IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description
+        ).record(seed: crash.seed, to: path)
+        if recorded.crashed {
+            console.out(
+                "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
+            )
+        } else {
+            console.out(
+                "  NONDETERMINISTIC: seed \(crash.seed) crashed in a worker but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"
+            )
+        }
+        if crash.occurrences > 1 { console.out("  \(crash.occurrences) runs crashed this way") }
+        try checkReplay(of: path, plan: plan, console: console)
+        console.out("  trace:  \(path)")
+        console.out("  replay: simrun replay \(shellQuoted(path))")
+    }
+
+    /// Replays a saved finding once in a new process before it is reported; says so when it differs.
+    func checkReplay(of path: String, plan: RunPlan, console: Console) throws(CommandFailure) {
+        guard ChildProcess.isAvailable else { return try checkReplayInProcess(of: path, plan: plan, console: console) }
+        let check = try DeterminismCheck.replayInChild(trace: path)
+        guard let divergence = check.divergence else { return }
+        console.out("  NONDETERMINISTIC: replaying the saved trace in a new process gave different events")
+        for line in divergence { console.out("  " + line) }
+    }
+
+    /// Shrinks a saved trace in place, in a child process (`simrun shrink`): when a candidate schedule
+    /// traps, the child dies and the trace stays as found. Returns the shrunk trace's footer.
+    func shrinkInChild(_ path: String, plan: RunPlan, console: Console) throws(CommandFailure) -> TraceFooter? {
+        guard ChildProcess.isAvailable else { return try shrinkInProcess(path, plan: plan, console: console) }
+        let output = try ChildProcess.run(["shrink", path, "-o", path])
+        guard output.termination == .exited(0) else {
+            let why = ChildProcess.trapMessage(in: output.stderr) ?? output.termination.description
+            console.out("  not shrunk: the shrinking process stopped (\(why)); the trace is saved as found")
+            return nil
+        }
+        let lines = output.stdout.split(separator: "\n").filter { $0.hasPrefix("shrunk in") }
+        for line in lines { console.out("  " + line) }
+        return try TraceInput(path: path).footer
+    }
+}
+
+extension FuzzCommand {
+    /// Without process isolation: replays the saved trace here, comparing every event.
+    func checkReplayInProcess(of path: String, plan: RunPlan, console: Console) throws(CommandFailure) {
+        let input = try TraceInput(path: path)
+        guard let divergence = try TraceReplayer(input: input, plan: plan).replayComparing().divergence else { return }
+        console.out("  NONDETERMINISTIC: replaying the saved trace gave different events")
+        for line in divergence { console.out("  " + line) }
+    }
+
+    /// Without process isolation: shrinks the saved trace here and rewrites it in place.
+    func shrinkInProcess(_ path: String, plan: RunPlan, console: Console) throws(CommandFailure) -> TraceFooter? {
+        let input = try TraceInput(path: path)
+        guard let footer = input.footer else { return nil }
+        let shrinker = Shrinker(plan: plan, seed: input.header.seed, target: FailureSignature(footer.verdict))
+        guard let outcome = shrinker.shrink(input.tape) else { return footer }
+        let recorded = try Recorder.record(
+            plan: plan, seed: input.header.seed, tape: outcome.tape, strategyName: input.header.strategy, to: path,
+            options: input.header.options.filter { $0.key == "foundAtSeed" }.map { ($0.key, $0.value) } + [
+                ("shrunk", "true")
+            ])
+        console.out("  shrunk in \(outcome.runs) runs: \(ShrinkSummary(before: outcome.original, after: recorded).line)")
+        return try TraceInput(path: path).footer
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import SimCore
+import SimTrace
+
+/// `simrun _record`: records one schedule in a process of its own, checkpointing after every record,
+/// so that a parent survives a model that traps and can seal the trace up to the trap. Hidden: only
+/// simrun itself runs it (`IsolatedRecording`).
+struct RecordChildCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_record", abstract: "Record one schedule for a parent process (internal).",
+        shouldDisplay: false)
+
+    @Argument var scenario: String
+    @Option var variant: String
+    @Option var strategy: String
+    @Option var seed: UInt64
+    @Option var out: String
+    @Option(help: "Follow the schedule of this trace instead of the strategy.") var tapeFrom: String?
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let found = try context.catalog.scenario(named: scenario)
+        let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
+        let plan = RunPlan(scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: spec)
+        let strategyObject: any Strategy
+        if let tapeFrom {
+            strategyObject = ReplayStrategy(tape: try TraceInput(path: tapeFrom).tape)
+        } else {
+            strategyObject = plan.makeStrategy()
+        }
+        let header = TraceHeader(
+            toolVersion: SimRunVersion.current, scenario: found.name, variant: plan.variant, seed: seed,
+            strategy: strategy, options: plan.options.map { TraceOption($0.0, $0.1) })
+        let writer: TraceWriter
+        do {
+            writer = try TraceWriter(path: out, header: header)
+        } catch {
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
+        }
+        // The parent seals this file if we die before `finish`.
+        context.console.out("partial \(writer.temporaryPath ?? out)")
+        let result = plan.run(seed: seed, strategy: strategyObject, sink: CheckpointingSink(writer: writer))
+        do {
+            try writer.finish(Recorder.footer(for: result))
+        } catch {
+            writer.abandon()
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
+        }
+        context.console.out("verdict \(result.verdict.code) digest \(result.digest)")
+        return ExitStatus.ok
+    }
+}

@@ -1,0 +1,33 @@
+import SimCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension RunCommand {
+    /// Records the seed in two separate processes and compares them: `Set` order is stable within a
+    /// process (one hash seed) but not across processes, so only this catches it.
+    func checkDeterminism(plan: RunPlan, console: Console) throws(CommandFailure) -> Int32 {
+        let first = DeterminismCheck.temporaryTracePath("first")
+        let second = DeterminismCheck.temporaryTracePath("second")
+        defer {
+            unlink(first)
+            unlink(second)
+        }
+        let recording = IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description)
+        let a = try recording.record(seed: seed, to: first)
+        let b = try recording.record(seed: seed, to: second)
+        let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
+        let divergence = try TraceComparison(expected: first, actual: second).firstDifference()
+        if divergence == nil && a.digest == b.digest && a.verdict == b.verdict {
+            console.out(
+                "\(title): deterministic — two processes recorded the same \(a.eventCount) events, digest \(a.digest); verdict \(a.verdict.isFailure ? "FAIL — \(a.verdict)" : "pass")"
+            )
+            return ExitStatus.ok
+        }
+        console.out("\(title): NONDETERMINISTIC — digest \(a.digest) in the first process, \(b.digest) in the second")
+        for line in divergence ?? ["  verdicts differ: \(a.verdict) / \(b.verdict)"] { console.out(line) }
+        return ExitStatus.failure
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import SimCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `simrun _worker`: one fuzz worker process. It runs every `--stride`-th seed index from
+/// `--first-index`, publishes the run in flight on the shared board (fd 3), and prints one line per
+/// failure: `fail <index> <seed> <signature hash> <digest>`. Hidden: only `FuzzSupervisor` runs it.
+struct WorkerChildCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_worker", abstract: "Run fuzz seeds for a parent process (internal).", shouldDisplay: false)
+
+    static let boardDescriptor: Int32 = 3
+
+    @Argument var scenario: String
+    @Option var variant: String
+    @Option var strategy: String
+    @Option var worker: Int
+    @Option var workers: Int
+    @Option var goals: Int
+    @Option var firstIndex: UInt64
+    @Option var lower: UInt64
+    @Option var upper: UInt64?
+    @Option(help: "Stop after this many milliseconds.") var milliseconds: Int64?
+    @Option var shardIndex: Int = 0
+    @Option var shardCount: Int = 1
+    @Flag var keepGoing = false
+    @Option(help: "A trace whose first --keep decisions every run follows (fuzz --from).") var from: String?
+    @Option var keep: Int = 0
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        // Stop when the parent is gone (a SIGKILL of `simrun fuzz` leaves no orphan running seeds);
+        // `prctl(PR_SET_PDEATHSIG)` is not imported into Swift, so the parent id is watched instead.
+        let parent = getppid()
+        var runs = 0
+        let deadline = milliseconds.map { ContinuousClock.now + .milliseconds($0) }
+        let board = try WorkerBoard.attach(descriptor: Self.boardDescriptor, workers: workers, goals: goals)
+        let found = try context.catalog.scenario(named: scenario)
+        let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
+        var plan = RunPlan(scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: spec)
+        if let from {
+            plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
+        }
+        let strategyObject = plan.makeStrategy()
+        var index = firstIndex
+        while true {
+            let seed = lower &+ (index &* UInt64(shardCount) &+ UInt64(shardIndex))
+            if seed < lower || upper.map({ seed >= $0 }) == true { break }
+            if board.stopSeed < seed || board.isInterrupted { break }
+            if let deadline, ContinuousClock.now >= deadline { break }
+            runs += 1
+            if runs % 64 == 0 && getppid() != parent { break }
+            board.setInFlight(worker, index)
+            let result = plan.run(seed: seed, strategy: strategyObject)
+            let reached = result.reachedGoals.compactMap { result.goals.firstIndex(of: $0) }
+            board.addRun(worker, reached: reached)
+            if result.verdict.isFailure {
+                if !keepGoing { board.lowerStopSeed(to: seed) }
+                let signature = Digest.hash(text: FailureSignature(result.verdict).description)
+                context.console.out("fail \(index) \(seed) \(signature) \(result.digest.value)")
+            }
+            let (next, overflow) = index.addingReportingOverflow(UInt64(workers))
+            if overflow { break }
+            index = next
+        }
+        board.setInFlight(worker, nil)
+        return ExitStatus.ok
+    }
+}

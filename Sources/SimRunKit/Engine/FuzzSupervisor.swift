@@ -1,0 +1,240 @@
+import SimCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a fuzz campaign in worker processes (`simrun _worker`), so that a model that traps ends one
+/// worker, not the campaign. Worker `w` of `n` runs seed indices `w, w+n, w+2n, …` in process with no
+/// system call per run; when one dies, the board says which seed it was running, that seed becomes a
+/// `crashed` finding, and a new worker carries on after it.
+///
+/// The outcome matches the in-process `Fuzzer`: the same seeds run, and without `keepGoing` the
+/// campaign reports the failure (or crash) with the lowest seed, whatever `jobs` is.
+struct FuzzSupervisor {
+    /// A seed whose run trapped.
+    struct Crash {
+        var seed: UInt64
+        var message: String
+        var occurrences: Int
+        var signature: FailureSignature { FailureSignature(.crashed(message)) }
+    }
+
+    struct Outcome {
+        var report: Fuzzer.Report
+        var crashes: [Crash]
+        var interrupted: Bool
+        /// Seeds whose failure did not re-run the same in this process as in the worker.
+        var nondeterministic: Set<UInt64>
+    }
+
+    let plan: RunPlan
+    let strategy: String
+    let configuration: Fuzzer.Configuration
+
+    private struct Worker {
+        var child: ChildProcess
+        var stdoutOpen = true
+        var stderrOpen = true
+        var pending: [UInt8] = []
+        var stderrTail: [UInt8] = []
+    }
+
+    private struct Failure {
+        var seed: UInt64
+        var digest: UInt64
+        var occurrences: Int
+    }
+
+    func run(progress: (Int, Int, Int, Double) -> Void) throws(CommandFailure) -> Outcome {
+        let config = configuration
+        let goalNames = plan.scenario.run(variant: plan.variant, seed: 0, strategy: FIFOStrategy()).goals
+        let board = try WorkerBoard.create(workers: config.jobs, goals: goalNames.count)
+        defer { close(board.descriptor) }
+        let start = ContinuousClock.now
+        let deadline = config.seconds.map { start + .milliseconds(Int64($0 * 1000)) }
+        var failures: [UInt64: Failure] = [:]  // by signature hash
+        var failureCount = 0
+        var crashes: [String: Crash] = [:]  // by signature
+        var crashedRuns = 0
+        var workers: [Worker?] = []
+        for w in 0..<config.jobs {
+            workers.append(Worker(child: try spawnWorker(w, firstIndex: UInt64(w), board: board, deadline: deadline)))
+        }
+        var lastReport = start
+        var interrupted = false
+        while workers.contains(where: { $0 != nil }) {
+            if Interruption.isRequested && !interrupted {
+                interrupted = true
+                board.interrupt()
+            }
+            var fds: [pollfd] = []
+            var owners: [(Int, Bool)] = []  // worker, isStdout
+            for (w, worker) in workers.enumerated() {
+                guard let worker else { continue }
+                if worker.stdoutOpen {
+                    fds.append(pollfd(fd: worker.child.stdoutFD, events: Int16(POLLIN), revents: 0))
+                    owners.append((w, true))
+                }
+                if worker.stderrOpen {
+                    fds.append(pollfd(fd: worker.child.stderrFD, events: Int16(POLLIN), revents: 0))
+                    owners.append((w, false))
+                }
+            }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            for (slot, entry) in fds.enumerated() where entry.revents != 0 {
+                let (w, isStdout) = owners[slot]
+                guard var worker = workers[w] else { continue }
+                var chunk = [UInt8](repeating: 0, count: 16_384)
+                let count = read(entry.fd, &chunk, chunk.count)
+                if count > 0 {
+                    if isStdout {
+                        worker.pending += chunk[0..<count]
+                        while let newline = worker.pending.firstIndex(of: 10) {
+                            let line = String(decoding: worker.pending[..<newline], as: UTF8.self)
+                            worker.pending.removeSubrange(...newline)
+                            guard let (seed, signature, digest) = Self.parseFailure(line) else { continue }
+                            failureCount += 1
+                            if !config.keepGoing { board.lowerStopSeed(to: seed) }
+                            var entry = failures[signature] ?? Failure(seed: seed, digest: digest, occurrences: 0)
+                            entry.occurrences += 1
+                            if seed <= entry.seed {
+                                entry.seed = seed
+                                entry.digest = digest
+                            }
+                            failures[signature] = entry
+                        }
+                    } else {
+                        // Keep the tail: the trap message is the last thing a dying worker prints.
+                        worker.stderrTail += chunk[0..<count]
+                        if worker.stderrTail.count > 16_384 {
+                            worker.stderrTail.removeFirst(worker.stderrTail.count - 16_384)
+                        }
+                    }
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    close(entry.fd)
+                    if isStdout { worker.stdoutOpen = false } else { worker.stderrOpen = false }
+                }
+                workers[w] = worker
+            }
+            // A worker whose pipes closed has ended: collect it, and look at how.
+            for w in workers.indices {
+                guard let worker = workers[w], !worker.stdoutOpen, !worker.stderrOpen else { continue }
+                let termination = worker.child.wait()
+                workers[w] = nil
+                guard termination != .exited(0) else { continue }
+                let stderr = String(decoding: worker.stderrTail, as: UTF8.self)
+                guard let index = board.inFlight(w) else {
+                    let why =
+                        ChildProcess.trapMessage(in: stderr) ?? stderr.split(separator: "\n").last.map(String.init)
+                    throw CommandFailure(
+                        ExitStatus.failure, "fuzz worker \(w) \(termination) before running a seed: \(why ?? "")")
+                }
+                board.setInFlight(w, nil)
+                let seed = seedFor(index)
+                let message = ChildProcess.trapMessage(in: stderr) ?? "the model \(termination)"
+                crashedRuns += 1
+                failureCount += 1
+                let key = FailureSignature(.crashed(message)).description
+                var crash = crashes[key] ?? Crash(seed: seed, message: message, occurrences: 0)
+                crash.occurrences += 1
+                if seed <= crash.seed {
+                    crash.seed = seed
+                    crash.message = message
+                }
+                crashes[key] = crash
+                if !config.keepGoing { board.lowerStopSeed(to: seed) }
+                let (next, overflow) = index.addingReportingOverflow(UInt64(config.jobs))
+                if !overflow && !interrupted {
+                    workers[w] = Worker(child: try spawnWorker(w, firstIndex: next, board: board, deadline: deadline))
+                }
+            }
+            if ContinuousClock.now - lastReport > .milliseconds(500) {
+                lastReport = ContinuousClock.now
+                progress(
+                    board.totalRuns + crashedRuns, failureCount, failures.count + crashes.count,
+                    (ContinuousClock.now - start).seconds)
+            }
+        }
+        let seconds = (ContinuousClock.now - start).seconds
+        return assemble(
+            failures: failures, failureCount: failureCount, crashes: Array(crashes.values), board: board,
+            runs: board.totalRuns + crashedRuns, goalNames: goalNames, seconds: seconds, interrupted: interrupted)
+    }
+
+    /// Re-runs each distinct failure's lowest seed here (a second process), for its tape and verdict.
+    private func assemble(
+        failures: [UInt64: Failure], failureCount: Int, crashes: [Crash], board: WorkerBoard, runs: Int,
+        goalNames: [String], seconds: Double, interrupted: Bool
+    ) -> Outcome {
+        var findings: [Fuzzer.Finding] = []
+        var nondeterministic: Set<UInt64> = []
+        for failure in failures.values {
+            let result = plan.run(seed: failure.seed, strategy: plan.makeStrategy())
+            if result.digest.value != failure.digest { nondeterministic.insert(failure.seed) }
+            findings.append(
+                Fuzzer.Finding(
+                    signature: FailureSignature(result.verdict), seed: failure.seed, verdict: result.verdict,
+                    tape: result.tape, steps: result.steps, occurrences: failure.occurrences))
+        }
+        findings.sort { $0.seed < $1.seed }
+        var crashList = crashes.sorted { $0.seed < $1.seed }
+        var count = failureCount
+        if !configuration.keepGoing {
+            // Workers may have run seeds past the first failure before they saw the stop line.
+            let firstFailure = findings.first?.seed ?? .max
+            let firstCrash = crashList.first?.seed ?? .max
+            if firstCrash < firstFailure {
+                findings = []
+                crashList = Array(crashList.prefix(1))
+            } else {
+                findings = Array(findings.prefix(1))
+                crashList = []
+            }
+            count = min(count, 1)
+        }
+        let report = Fuzzer.Report(
+            schedules: runs, failures: count, findings: findings, goals: goalNames, goalCounts: board.goalCounts(),
+            seconds: seconds, exhausted: false)
+        return Outcome(report: report, crashes: crashList, interrupted: interrupted, nondeterministic: nondeterministic)
+    }
+
+    private func seedFor(_ index: UInt64) -> UInt64 {
+        configuration.seeds.lowerBound
+            &+ (index &* UInt64(configuration.shard.count) &+ UInt64(configuration.shard.index))
+    }
+
+    private func spawnWorker(_ w: Int, firstIndex: UInt64, board: WorkerBoard, deadline: ContinuousClock.Instant?)
+        throws(CommandFailure) -> ChildProcess
+    {
+        let config = configuration
+        var arguments = [
+            "_worker", plan.scenario.name, "--variant", plan.variant, "--strategy", strategy,
+            "--worker", String(w), "--workers", String(config.jobs), "--goals", String(board.goals),
+            "--first-index", String(firstIndex), "--lower", String(config.seeds.lowerBound),
+            "--shard-index", String(config.shard.index), "--shard-count", String(config.shard.count),
+        ]
+        if let deadline {
+            let left = ContinuousClock.now.duration(to: deadline)
+            arguments += [
+                "--milliseconds",
+                String(max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)),
+            ]
+        } else {
+            arguments += ["--upper", String(config.seeds.upperBound)]
+        }
+        if config.keepGoing { arguments.append("--keep-going") }
+        if let prefix = plan.prefix, let source = prefix.source {
+            arguments += ["--from", source, "--keep", String(prefix.keep)]
+        }
+        return try ChildProcess.spawn(arguments, inherit: [(WorkerChildCommand.boardDescriptor, board.descriptor)])
+    }
+
+    private static func parseFailure(_ line: String) -> (UInt64, UInt64, UInt64)? {
+        let parts = line.split(separator: " ")
+        guard parts.count == 5, parts[0] == "fail", let seed = UInt64(parts[2]), let signature = UInt64(parts[3]),
+            let digest = UInt64(parts[4])
+        else { return nil }
+        return (seed, signature, digest)
+    }
+}

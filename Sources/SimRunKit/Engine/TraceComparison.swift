@@ -1,0 +1,64 @@
+import SimCore
+import SimTrace
+
+/// Compares the events of two traces of the same run (streamed, by content: symbols by their text),
+/// and renders the first difference with a few events of context from each side.
+struct TraceComparison {
+    let expected: String
+    let actual: String
+
+    /// The first difference as printable lines, or nil when both traces hold the same events.
+    func firstDifference(expectedLabel: String = "first run", actualLabel: String = "second run")
+        throws(CommandFailure) -> [String]?
+    {
+        do {
+            let left = try TraceReader(path: expected)
+            let right = try TraceReader(path: actual)
+            var recentLeft: [String] = []
+            var recentRight: [String] = []
+            let leftText = EventText { left.text($0) }
+            let rightText = EventText { right.text($0) }
+            while true {
+                let a = try Self.nextEvent(left)
+                let b = try Self.nextEvent(right)
+                if a == nil && b == nil { return nil }
+                if let a { Self.remember(leftText.line(a), in: &recentLeft) }
+                if let b { Self.remember(rightText.line(b), in: &recentRight) }
+                let same: Bool
+                if let a, let b {
+                    same = Self.hash(a, left) == Self.hash(b, right)
+                } else {
+                    same = false
+                }
+                guard !same else { continue }
+                let at = a?.seq ?? b?.seq ?? 0
+                let reason =
+                    a == nil
+                    ? "the \(expectedLabel) ends before this event"
+                    : b == nil ? "the \(actualLabel) ends before this event" : "events differ"
+                return ["first divergent event: #\(at): \(reason)", "  \(expectedLabel):"]
+                    + recentLeft.map { "    " + $0 } + ["  \(actualLabel):"] + recentRight.map { "    " + $0 }
+            }
+        } catch {
+            throw TraceInput.failure(error)
+        }
+    }
+
+    private static func nextEvent(_ reader: TraceReader) throws(TraceError) -> Event? {
+        while let record = try reader.next() {
+            if case .event(let event) = record { return event }
+        }
+        return nil
+    }
+
+    private static func hash(_ event: Event, _ reader: TraceReader) -> UInt64 {
+        var digest = Digest()
+        digest.mix(event) { reader.contentHash($0) }
+        return digest.value
+    }
+
+    private static func remember(_ line: String, in list: inout [String]) {
+        if list.count > 4 { list.removeFirst() }
+        list.append(line)
+    }
+}

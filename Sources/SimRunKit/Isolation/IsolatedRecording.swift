@@ -1,0 +1,57 @@
+import SimCore
+import SimTrace
+
+/// Records one schedule in a child process (`simrun _record`) and keeps its trace whatever happens:
+/// complete when the run ends, sealed with a `crashed` verdict up to the last event when the model
+/// traps.
+struct IsolatedRecording {
+    /// What the child's run left.
+    struct Outcome {
+        /// The trace, under its final name.
+        var path: String
+        /// The recorded verdict (`crashed` when the child died).
+        var verdict: Verdict
+        var eventCount: UInt64
+        var digest: Digest
+        /// True when the child died (a trap) and the trace was sealed by the parent.
+        var crashed: Bool
+        /// For a crash, the last event recorded before it (kind and subject).
+        var lastEventText: String
+    }
+
+    let scenario: String
+    let variant: String
+    let strategy: String
+
+    /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
+    func record(seed: UInt64, tapeFrom: String? = nil, to path: String) throws(CommandFailure) -> Outcome {
+        var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
+        arguments += ["--out", path]
+        if let tapeFrom { arguments += ["--tape-from", tapeFrom] }
+        let output = try ChildProcess.run(arguments)
+        if output.termination == .exited(0) {
+            let input = try TraceInput(path: path)
+            guard let footer = input.footer else {
+                throw CommandFailure(ExitStatus.badTrace, "\(path): the recording child left a trace without footer")
+            }
+            return Outcome(
+                path: path, verdict: footer.verdict, eventCount: footer.eventCount, digest: footer.digest,
+                crashed: false, lastEventText: "")
+        }
+        let partialLine = output.stdout.split(separator: "\n").first { $0.hasPrefix("partial ") }
+        guard let partialLine else {
+            let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
+            throw CommandFailure(ExitStatus.failure, "the recording child process failed before running: \(why)")
+        }
+        let partial = String(partialLine.dropFirst("partial ".count))
+        let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"
+        do {
+            let sealed = try TraceSealer.seal(partial: partial, as: path, verdict: .crashed(message))
+            return Outcome(
+                path: path, verdict: sealed.footer.verdict, eventCount: sealed.footer.eventCount,
+                digest: sealed.footer.digest, crashed: true, lastEventText: sealed.lastEventText)
+        } catch {
+            throw TraceInput.failure(error)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import SimCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The counter race with models that break the harness's rules on purpose, so that simrun's
+/// reliability can be tested end to end: a model that traps, one that reads the wall clock, one that
+/// depends on `Set` order, and two that never go quiet.
+///
+/// Every variant keeps counter-race's lost update (two workers read, then write back read + 1), so
+/// fuzzing finds a failure; what differs is how each variant misbehaves around it.
+public enum UnrulyCounter {
+    public static let scenario = Scenario(
+        name: "unruly-counter",
+        summary: "counter-race with models that trap, read the wall clock, use Set order or never stop",
+        variants: [
+            .init("crashing", "a stale write by worker.a trips a precondition (traps on some schedules)"),
+            .init("wall-clock", "records the wall clock in an event: no two runs are alike"),
+            .init("set-order", "starts the workers in Set order: stable in a process, not across processes"),
+            .init("spinning", "a poller reposts itself forever: ends at the step limit"),
+            .init("ticking", "a timer rearms itself forever: ends at the virtual-time limit"),
+        ],
+        limits: RunLimits(maxSteps: 1_000, maxVirtualNanoseconds: 60_000_000_000)
+    ) { simulation, variant in
+        let counter = SharedCounter()
+        // Deliberately wrong for set-order: Set iteration order depends on the per-process hash seed.
+        let workers =
+            variant == "set-order" ? Array(Set(["worker.a", "worker.b", "worker.c"])) : ["worker.a", "worker.b"]
+        for name in workers {
+            let lane = simulation.lane(name)
+            simulation.post(lane, simulation.symbol("read")) {
+                let seen = counter.value
+                counter.reads += 1
+                simulation.emit("counter.read", name, ["value": .int(seen)])
+                simulation.post(lane, simulation.symbol("write")) {
+                    if variant == "crashing" && name == "worker.a" {
+                        precondition(
+                            counter.value == seen, "stale write: worker.a read \(seen), counter is now \(counter.value)"
+                        )
+                    }
+                    counter.value = seen + 1
+                    counter.writes += 1
+                    simulation.emit("counter.write", name, ["value": .int(seen + 1)])
+                }
+            }
+        }
+        switch variant {
+        case "wall-clock":
+            // Deliberately wrong: real time leaks into the recorded events.
+            simulation.post(on: "main", "stamp") {
+                var now = timespec()
+                clock_gettime(CLOCK_REALTIME, &now)
+                simulation.emit("clock.read", "wall", ["nanoseconds": .int(Int(now.tv_nsec))])
+            }
+        case "spinning":
+            let poller = simulation.lane("poller")
+            func poll() { simulation.post(poller, simulation.symbol("poll")) { poll() } }
+            poll()
+        case "ticking":
+            func tick() { simulation.after(.seconds(1), "tick") { tick() } }
+            tick()
+        default:
+            break
+        }
+        simulation.sometimes("interleaved reads") { counter.reads == workers.count && counter.writes == 0 }
+        simulation.atEnd("no lost update") {
+            counter.value == workers.count ? nil : "counter is \(counter.value) after \(workers.count) increments"
+        }
+    }
+}
