@@ -16,6 +16,9 @@ public final class Simulation: @unchecked Sendable {
     public internal(set) var eventCount: UInt64 = 0
     public internal(set) var digest = Digest()
     public internal(set) var decisions: [Decision] = []
+    /// Whether `decisions` (and so the result's tape) keeps every decision. A long recording whose
+    /// tape lives in its trace turns this off so that memory stays flat however long the run.
+    public var retainsTape = true
 
     var lanes: [LaneState] = []
     var laneIndexByName: [Symbol: Int32] = [:]
@@ -153,7 +156,7 @@ public final class Simulation: @unchecked Sendable {
     // MARK: Choices
 
     func recordDecision(_ decision: Decision) {
-        decisions.append(decision)
+        if retainsTape { decisions.append(decision) }
         sink.record(decision)
     }
 

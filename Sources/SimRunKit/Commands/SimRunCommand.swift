@@ -11,7 +11,7 @@ struct SimRunCommand: ParsableCommand {
             """,
         subcommands: [
             ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
-            ShowCommand.self,
+            ShowCommand.self, BenchCommand.self, BenchRecordCommand.self,
         ]
     )
 }
