@@ -49,23 +49,26 @@ public struct Benchmark {
 
     public init(configuration: Configuration) { self.configuration = configuration }
 
-    /// Runs every measurement in turn; `progress` hears the name of each as it starts.
-    public func run(progress: (String) -> Void = { _ in }) throws(CommandFailure) -> [BenchFigure] {
+    /// The measurements, by the names `--only` accepts.
+    public static let groups = ["kernel", "record", "corpus", "replay", "fuzz", "until-bug", "memory"]
+
+    /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
+    public func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
+        throws(CommandFailure) -> [BenchFigure]
+    {
         var figures: [BenchFigure] = []
-        progress("kernel jobs/s")
-        figures.append(kernelFigure())
-        progress("recorded events/s")
-        figures.append(try recordingFigure())
-        progress("compressed bytes/event (lost-input corpus)")
-        figures += try corpusFigures()
-        progress("replay and decode events/s")
-        figures += try replayAndDecodeFigures()
-        progress("fuzz schedules/s")
-        figures.append(fuzzFigure())
-        progress("schedules until the lost-input bug")
-        figures += untilBugFigures()
-        progress("peak memory while recording")
-        figures.append(try memoryFigure())
+        for group in Self.groups where groups.contains(group) {
+            progress(group)
+            switch group {
+            case "kernel": figures.append(kernelFigure())
+            case "record": figures.append(try recordingFigure())
+            case "corpus": figures += try corpusFigures()
+            case "replay": figures += try replayAndDecodeFigures()
+            case "fuzz": figures.append(fuzzFigure())
+            case "until-bug": figures += untilBugFigures()
+            default: figures.append(try memoryFigure())
+            }
+        }
         return figures
     }
 

@@ -17,6 +17,19 @@ struct BenchCommand: CatalogCommand {
 
     @Flag(help: "Reduced sizes: seconds instead of minutes.") var quick = false
     @Flag(help: "Print one JSON object instead of the table.") var json = false
+    @Option(help: "Run only these measurements (comma-separated: \(Benchmark.groups.joined(separator: ", "))).")
+    var only: String?
+
+    func validate() throws {
+        for name in selected where !Benchmark.groups.contains(name) {
+            throw ValidationError("unknown measurement '\(name)' (known: \(Benchmark.groups.joined(separator: ", ")))")
+        }
+    }
+
+    private var selected: Set<String> {
+        guard let only else { return Set(Benchmark.groups) }
+        return Set(only.split(separator: ",").map { String($0) })
+    }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
@@ -24,7 +37,9 @@ struct BenchCommand: CatalogCommand {
         defer { rmdir(directory) }
         let configuration: Benchmark.Configuration = quick ? .quick(in: directory) : .full(in: directory)
         let start = ContinuousClock.now
-        let figures = try Benchmark(configuration: configuration).run { console.progress("bench: \($0)") }
+        let figures = try Benchmark(configuration: configuration).run(only: selected) {
+            console.progress("bench: \($0)")
+        }
         console.endProgress()
         let report = BenchReport(figures: figures, quick: quick)
         if json {
