@@ -18,45 +18,83 @@ struct Job {
     }
 }
 
+/// What the scheduler reads of a waiting job without touching its body.
+@usableFromInline
+struct JobMeta {
+    @usableFromInline var label: Symbol
+    @usableFromInline var ordinal: UInt32
+    @usableFromInline var seq: UInt64
+    @usableFromInline var cause: EventID
+}
+
+/// A job's body in a struct, so that storing it in a generic container keeps the closure's own
+/// representation (a bare `(() -> Void)?` element is reabstracted through an allocated thunk).
+@usableFromInline
+struct JobBody {
+    @usableFromInline var run: () -> Void
+    /// Fills free slots (a closure without captures allocates nothing).
+    @usableFromInline static var idle: JobBody { JobBody(run: {}) }
+}
+
 /// A FIFO of jobs in a ring buffer that reuses its storage (no allocation in the steady state).
+///
+/// Bodies and metadata live in separate rings so that looking at the head job (every step, for
+/// every lane) copies plain values and never retains a closure.
 @usableFromInline
 struct JobQueue {
-    @usableFromInline var slots: [Job?] = []
+    @usableFromInline var meta: [JobMeta] = []
+    @usableFromInline var bodies: [JobBody] = []
     @usableFromInline var head = 0
     @usableFromInline var count = 0
 
     @usableFromInline init() {}
 
-    @inlinable var isEmpty: Bool { count == 0 }
-    @inlinable var first: Job? { count == 0 ? nil : slots[head] }
+    var isEmpty: Bool { count == 0 }
+    /// The head job's metadata; only valid when not empty.
+    var firstMeta: JobMeta { meta[head] }
 
-    @inlinable
+    @inline(__always)
     mutating func append(_ job: Job) {
-        if count == slots.count { grow() }
+        if count == meta.count { grow() }
         var tail = head + count
-        if tail >= slots.count { tail -= slots.count }
-        slots[tail] = job
+        if tail >= meta.count { tail -= meta.count }
+        meta[tail] = JobMeta(label: job.label, ordinal: job.ordinal, seq: job.seq, cause: job.cause)
+        bodies[tail] = JobBody(run: job.body)
         count += 1
     }
 
-    @inlinable
+    @inline(__always)
     mutating func removeFirst() -> Job {
-        guard count > 0, let job = slots[head] else { preconditionFailure("removeFirst on an empty lane") }
-        slots[head] = nil
+        precondition(count > 0, "removeFirst on an empty lane")
+        let body = bodies[head].run
+        bodies[head] = .idle
+        let m = meta[head]
         head += 1
-        if head == slots.count { head = 0 }
+        if head == meta.count { head = 0 }
         count -= 1
-        return job
+        return Job(body: body, label: m.label, ordinal: m.ordinal, seq: m.seq, cause: m.cause)
     }
 
-    /// Doubles the ring, unrolling it so the head is at 0.
+    /// Doubles the rings, unrolling them so the head is at 0.
     @usableFromInline
     mutating func grow() {
-        var grown: [Job?] = []
-        grown.reserveCapacity(Swift.max(4, slots.count * 2))
-        for offset in 0..<count { grown.append(slots[(head + offset) % slots.count]) }
-        while grown.count < grown.capacity { grown.append(nil) }
-        slots = grown
+        let capacity = Swift.max(4, meta.count * 2)
+        var grownMeta: [JobMeta] = []
+        var grownBodies: [JobBody] = []
+        grownMeta.reserveCapacity(capacity)
+        grownBodies.reserveCapacity(capacity)
+        for offset in 0..<count {
+            let index = (head + offset) % meta.count
+            grownMeta.append(meta[index])
+            grownBodies.append(bodies[index])
+        }
+        let blank = JobMeta(label: .empty, ordinal: 0, seq: 0, cause: 0)
+        while grownMeta.count < capacity {
+            grownMeta.append(blank)
+            grownBodies.append(.idle)
+        }
+        meta = grownMeta
+        bodies = grownBodies
         head = 0
     }
 }
@@ -73,7 +111,7 @@ struct OrdinalCounter {
     @usableFromInline init() {}
 
     /// The ordinal of the next job with `label` (1 for the first).
-    @inlinable
+    @inline(__always)
     mutating func next(_ label: Symbol) -> UInt32 {
         for index in labels.indices where labels[index] == label {
             counts[index] &+= 1

@@ -3,9 +3,9 @@
 /// strategy takes the `fifo` default and says so in `notes`.
 public final class ReplayStrategy: Strategy {
     public let tape: Tape
-    private var position = 0
-    private var symbols = SymbolTable()
-    public private(set) var notes: [String] = []
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var symbols = SymbolTable()
+    @exclusivity(unchecked) public private(set) var notes: [String] = []
     /// Decisions of the tape consumed by the last run.
     public var consumed: Int { position }
 

@@ -12,14 +12,14 @@ final class ComparingSink: EventSink {
     }
 
     private let reader: TraceReader
-    private var liveSymbols: [String] = [""]
-    private var liveHashes: [UInt64] = [Digest.hash(text: "")]
-    private var recordedHashes: [UInt64] = []
-    private var recentLive: [Event] = []
-    private var recentRecorded: [Event] = []
-    private(set) var divergence: Divergence?
-    private(set) var readError: TraceError?
-    private(set) var compared: UInt64 = 0
+    @exclusivity(unchecked) private var liveSymbols: [String] = [""]
+    @exclusivity(unchecked) private var liveHashes: [UInt64] = [Digest.hash(text: "")]
+    @exclusivity(unchecked) private var recordedHashes: [UInt64] = []
+    @exclusivity(unchecked) private var recentLive: [Event] = []
+    @exclusivity(unchecked) private var recentRecorded: [Event] = []
+    @exclusivity(unchecked) private(set) var divergence: Divergence?
+    @exclusivity(unchecked) private(set) var readError: TraceError?
+    @exclusivity(unchecked) private(set) var compared: UInt64 = 0
     static let context = 4
 
     init(reader: TraceReader) { self.reader = reader }
@@ -85,7 +85,9 @@ final class ComparingSink: EventSink {
         var digest = Digest()
         digest.mix(event) { symbol in
             let index = Int(symbol.raw)
-            while recordedHashes.count <= index { recordedHashes.append(Digest.hash(text: reader.text(Symbol(raw: UInt32(recordedHashes.count))))) }
+            while recordedHashes.count <= index {
+                recordedHashes.append(Digest.hash(text: reader.text(Symbol(raw: UInt32(recordedHashes.count)))))
+            }
             return recordedHashes[index]
         }
         return digest.value
