@@ -15,13 +15,15 @@ extension Benchmark {
             unit: "MiB", baselineName: "recording \(small.humanized) events", baseline: mib(smallPeak),
             ratioText: "\(ratio.rounded(significant: 3))x", ratio: ratio, ratioMeaning: "large peak / small peak",
             target: "<= 64 MiB, flat (<= 1.1x)", met: mib(largePeak) <= 64 && ratio <= 1.1,
-            note: "peak RSS of a child process (`simrun _bench-record`), read with wait4")
+            note: "peak RSS (VmHWM) of a child process (`simrun _bench-record`) recording to a file")
     }
 
     private func peak(events: Int) throws(CommandFailure) -> UInt64 {
         let file = path("memory.simtrace")
         defer { unlink(file) }
-        guard let outcome = PeakMemoryProbe.run(["_bench-record", "--events", String(events), "--out", file]),
+        guard
+            let outcome = PeakMemoryProbe.run(
+                ["_bench-record", "--events", String(events), "--out", file], reportPath: path("memory.peak")),
             outcome.exitStatus == 0
         else {
             throw CommandFailure(ExitStatus.failure, "bench: the recording child process failed")

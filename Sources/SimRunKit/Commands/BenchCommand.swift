@@ -77,10 +77,20 @@ struct BenchRecordCommand: CatalogCommand {
 
     @Option(help: "About this many events.") var events: Int
     @Option(help: "The trace file to write (deleted afterwards).") var out: String
+    @Option(help: "Where to write this process's peak resident memory (KiB) when done.") var report: String?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         _ = try Benchmark.recordForMemory(events: events, path: out)
         unlink(out)
+        if let report {
+            let fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0, let kib = PeakMemoryProbe.ownPeakKiB() else {
+                throw CommandFailure(ExitStatus.cannotWrite, "bench: cannot report peak memory to \(report)")
+            }
+            let text = Array("\(kib)\n".utf8)
+            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
         return ExitStatus.ok
     }
 }
