@@ -27,7 +27,7 @@ let package = Package(
         .target(
             name: "SimRunKit",
             dependencies: [
-                "SimCore", "SimTrace", "SimScenarios",
+                "SimCore", "SimTrace", "SimScenarios", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -16,9 +16,10 @@ public struct Symbol: Hashable, Comparable, Sendable {
 /// Numbering follows the run, so it is deterministic for a given schedule. A symbol's content hash is
 /// cached so that digests depend on text, not on numbering.
 public final class SymbolTable {
-    public private(set) var strings: [String] = [""]
-    @usableFromInline var hashes: [UInt64] = [Digest.hash(text: "")]
-    private var index: [String: Symbol] = ["": .empty]
+    // Confined to its simulation's thread; no access spans a call out (see `Simulation`).
+    @exclusivity(unchecked) public private(set) var strings: [String] = [""]
+    @exclusivity(unchecked) @usableFromInline var hashes: [UInt64] = [Digest.hash(text: "")]
+    @exclusivity(unchecked) private var index: [String: Symbol] = ["": .empty]
     /// Called once for each new symbol, before it is used (the trace writer's hook).
     public var onDefine: ((Symbol, String) -> Void)?
 

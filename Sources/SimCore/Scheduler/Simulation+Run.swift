@@ -17,7 +17,7 @@ extension Simulation {
             let index = pickCandidate()
             execute(candidates[index])
             steps += 1
-            if let failure = reportedFailure ?? checkAlways() {
+            if let failure = reportedFailure ?? (oracles.always.isEmpty ? nil : checkAlways()) {
                 verdict = failure
                 break
             }
@@ -39,21 +39,35 @@ extension Simulation {
     }
 
     func collectCandidates() {
-        candidates.removeAll(keepingCapacity: true)
+        // Overwrites the list in place: no reallocation, no generic removeAll per step.
+        var found = 0
         for index in lanes.indices {
-            guard let head = lanes[index].queue.first, !isBlocked(index) else { continue }
-            candidates.append(
+            guard !lanes[index].queue.isEmpty, lanes[index].blockers.isEmpty || !isBlocked(index) else { continue }
+            let head = lanes[index].queue.firstMeta
+            put(
                 Candidate(
                     lane: lanes[index].name, label: head.label, ordinal: head.ordinal, seq: head.seq,
-                    isTimer: false, laneIndex: Int32(index), timerSlot: -1))
+                    isTimer: false, laneIndex: Int32(index), timerSlot: -1), at: found)
+            found += 1
         }
         for slot in due.indices {
             let timer = due[slot]
             guard !isBlocked(Int(timer.lane)) else { continue }
-            candidates.append(
+            put(
                 Candidate(
                     lane: lanes[Int(timer.lane)].name, label: timer.job.label, ordinal: timer.job.ordinal,
-                    seq: timer.job.seq, isTimer: true, laneIndex: timer.lane, timerSlot: Int32(slot)))
+                    seq: timer.job.seq, isTimer: true, laneIndex: timer.lane, timerSlot: Int32(slot)), at: found)
+            found += 1
+        }
+        if candidates.count > found { candidates.removeLast(candidates.count - found) }
+    }
+
+    @inline(__always)
+    private func put(_ candidate: Candidate, at position: Int) {
+        if position < candidates.count {
+            candidates[position] = candidate
+        } else {
+            candidates.append(candidate)
         }
     }
 

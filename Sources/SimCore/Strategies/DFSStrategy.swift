@@ -43,7 +43,9 @@ public final class DFSStrategy: Strategy {
         defer { depth += 1 }
         if depth < path.count {
             if path[depth].count != count {
-                notes.append("dfs: decision \(depth) had \(path[depth].count) options, now \(count): the scenario is not deterministic")
+                notes.append(
+                    "dfs: decision \(depth) had \(path[depth].count) options, now \(count): the scenario is not deterministic"
+                )
                 path.removeSubrange(depth...)
             } else {
                 return path[depth].order[path[depth].rank]

@@ -2,8 +2,8 @@
 /// `delays` random steps, where the job `fifo` would take is passed over for another one.
 public final class DelayBoundedStrategy: Strategy {
     public let delays: Int
-    private var random = SplitMix64(seed: 0)
-    private var buggify = BuggifyPolicy()
+    @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
+    @exclusivity(unchecked) private var buggify = BuggifyPolicy()
     private var delayPoints: [Int] = []
     private var used = 0
     private(set) public var estimatedSteps: Int

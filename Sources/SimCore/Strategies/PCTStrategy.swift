@@ -5,9 +5,9 @@
 /// The step count `k` is learned from a probe run of the scenario (see `learn(steps:)`).
 public final class PCTStrategy: Strategy {
     public let depth: Int
-    private var random = SplitMix64(seed: 0)
-    private var buggify = BuggifyPolicy()
-    private var priorities: [Symbol: Int] = [:]
+    @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
+    @exclusivity(unchecked) private var buggify = BuggifyPolicy()
+    @exclusivity(unchecked) private var priorities: [Symbol: Int] = [:]
     private var changePoints: [Int] = []
     private var changesMade = 0
     private(set) public var estimatedSteps: Int

@@ -1,7 +1,7 @@
 /// A random walk: every pick and every choice uniform, buggify by the swarm rule.
 public final class RandomStrategy: Strategy {
-    private var random = SplitMix64(seed: 0)
-    private var buggify = BuggifyPolicy()
+    @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
+    @exclusivity(unchecked) private var buggify = BuggifyPolicy()
 
     public init() {}
     public var description: String { "random" }

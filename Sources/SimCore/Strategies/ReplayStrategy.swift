@@ -3,9 +3,13 @@
 /// strategy takes the `fifo` default and says so in `notes`.
 public final class ReplayStrategy: Strategy {
     public let tape: Tape
-    private var position = 0
-    private var symbols = SymbolTable()
-    public private(set) var notes: [String] = []
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var symbols = SymbolTable()
+    /// Tape symbol number -> this run's symbol (raw + 1; 0 = not resolved yet). A string lookup per
+    /// pick was most of a replay's scheduling cost; only hits are cached, since a symbol missing now
+    /// may be interned later in the run.
+    @exclusivity(unchecked) private var resolved: [UInt32] = []
+    @exclusivity(unchecked) public private(set) var notes: [String] = []
     /// Decisions of the tape consumed by the last run.
     public var consumed: Int { position }
 
@@ -16,6 +20,7 @@ public final class ReplayStrategy: Strategy {
     public func start(seed: UInt64, symbols: SymbolTable) {
         position = 0
         self.symbols = symbols
+        resolved = Array(repeating: 0, count: tape.symbols.count)
         notes.removeAll()
     }
 
@@ -36,8 +41,8 @@ public final class ReplayStrategy: Strategy {
             note("decision \(number): the tape has a \(wanted.kind.name) here, the run asks for a pick")
             return ready.fifoIndex
         }
-        let lane = symbols.lookup(tape.text(wanted.lane))
-        let label = symbols.lookup(tape.text(wanted.label))
+        let lane = liveSymbol(wanted.lane)
+        let label = liveSymbol(wanted.label)
         if let lane, let label,
             let index = ready.candidates.firstIndex(where: {
                 $0.lane == lane && $0.label == label && $0.ordinal == wanted.ordinal
@@ -48,6 +53,15 @@ public final class ReplayStrategy: Strategy {
         let key = JobKey(lane: tape.text(wanted.lane), label: tape.text(wanted.label), ordinal: wanted.ordinal)
         note("decision \(number): job \(key) is not ready; took fifo")
         return ready.fifoIndex
+    }
+
+    private func liveSymbol(_ symbol: Symbol) -> Symbol? {
+        let index = Int(symbol.raw)
+        guard index < resolved.count else { return symbols.lookup(tape.text(symbol)) }
+        if resolved[index] != 0 { return Symbol(raw: resolved[index] - 1) }
+        guard let found = symbols.lookup(tape.text(symbol)) else { return nil }
+        resolved[index] = found.raw + 1
+        return found
     }
 
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {

@@ -11,8 +11,8 @@ struct SimRunCommand: ParsableCommand {
             """,
         subcommands: [
             ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
-            ShowCommand.self, ExplainCommand.self, ExportCommand.self, RecordChildCommand.self,
-            WorkerChildCommand.self,
+            ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
+            WorkerChildCommand.self, BenchRecordCommand.self,
         ]
     )
 }

@@ -12,17 +12,17 @@ final class ComparingSink: EventSink {
     }
 
     private let reader: TraceReader
-    private var liveSymbols: [String] = [""]
-    private var liveHashes: [UInt64] = [Digest.hash(text: "")]
-    private var recordedHashes: [UInt64] = []
-    private var recentLive: [Event] = []
-    private var recentRecorded: [Event] = []
-    private(set) var divergence: Divergence?
-    private(set) var readError: TraceError?
-    private(set) var compared: UInt64 = 0
+    @exclusivity(unchecked) private var liveSymbols: [String] = [""]
+    @exclusivity(unchecked) private var liveHashes: [UInt64] = [Digest.hash(text: "")]
+    @exclusivity(unchecked) private var recordedHashes: [UInt64] = []
+    @exclusivity(unchecked) private var recentLive = RecentEvents(capacity: ComparingSink.context + 1)
+    @exclusivity(unchecked) private var recentRecorded = RecentEvents(capacity: ComparingSink.context + 1)
+    @exclusivity(unchecked) private(set) var divergence: Divergence?
+    @exclusivity(unchecked) private(set) var readError: TraceError?
+    @exclusivity(unchecked) private(set) var compared: UInt64 = 0
     /// The recording is truncated and every event it holds matched: the rest of the run has nothing
     /// to compare with, which is not a divergence.
-    private(set) var reachedTruncation = false
+    @exclusivity(unchecked) private(set) var reachedTruncation = false
     static let context = 4
 
     init(reader: TraceReader) { self.reader = reader }
@@ -77,9 +77,8 @@ final class ComparingSink: EventSink {
         return nil
     }
 
-    private func remember(_ event: Event, in list: inout [Event]) {
-        if list.count > Self.context { list.removeFirst() }
-        list.append(event)
+    private func remember(_ event: Event, in list: inout RecentEvents) {
+        list.add(event)
     }
 
     private func liveHash(_ event: Event) -> UInt64 {
@@ -92,7 +91,9 @@ final class ComparingSink: EventSink {
         var digest = Digest()
         digest.mix(event) { symbol in
             let index = Int(symbol.raw)
-            while recordedHashes.count <= index { recordedHashes.append(Digest.hash(text: reader.text(Symbol(raw: UInt32(recordedHashes.count))))) }
+            while recordedHashes.count <= index {
+                recordedHashes.append(Digest.hash(text: reader.text(Symbol(raw: UInt32(recordedHashes.count)))))
+            }
             return recordedHashes[index]
         }
         return digest.value
@@ -102,6 +103,28 @@ final class ComparingSink: EventSink {
         let live = EventText { [liveSymbols] in Int($0.raw) < liveSymbols.count ? liveSymbols[Int($0.raw)] : "?" }
         let recorded = EventText { [reader] in reader.text($0) }
         divergence = Divergence(
-            recorded: recentRecorded.map(recorded.line), live: recentLive.map(live.line), atEvent: seq, reason: reason)
+            recorded: recentRecorded.ordered.map(recorded.line), live: recentLive.ordered.map(live.line), atEvent: seq,
+            reason: reason)
     }
+}
+
+/// The last few events, in a ring (shifting an array per event showed up in replay profiles).
+struct RecentEvents {
+    private var items: [Event] = []
+    private var next = 0
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    mutating func add(_ event: Event) {
+        if items.count < capacity {
+            items.append(event)
+        } else {
+            items[next] = event
+            next = next + 1 == capacity ? 0 : next + 1
+        }
+    }
+
+    /// Oldest first.
+    var ordered: [Event] { Array(items[next...] + items[..<next]) }
 }

@@ -25,18 +25,18 @@ final class FrameDecoder {
 
     let name: String
     private let context: OpaquePointer
-    private var descriptor: Int32
-    private var input: [UInt8]
-    private var inputCount: Int
-    private var inputPosition = 0
+    @exclusivity(unchecked) private var descriptor: Int32
+    @exclusivity(unchecked) private var input: [UInt8]
+    @exclusivity(unchecked) private var inputCount: Int
+    @exclusivity(unchecked) private var inputPosition = 0
     /// The file offset of `input[0]`.
-    private var inputFileOffset: UInt64 = 0
-    private(set) var frame: UnsafeMutablePointer<UInt8>
-    private var frameCapacity: Int
+    @exclusivity(unchecked) private var inputFileOffset: UInt64 = 0
+    @exclusivity(unchecked) private(set) var frame: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var frameCapacity: Int
     /// Bytes of the last complete frame in `frame`.
-    private(set) var frameCount = 0
+    @exclusivity(unchecked) private(set) var frameCount = 0
     /// Where the last frame began in the file.
-    private(set) var frameFileOffset: UInt64 = 0
+    @exclusivity(unchecked) private(set) var frameFileOffset: UInt64 = 0
 
     /// The file offset of the next byte zstd will consume.
     var fileOffset: UInt64 { inputFileOffset + UInt64(inputPosition) }

@@ -18,36 +18,36 @@ public final class TraceReader {
     /// The validated header.
     public let header: TraceHeader
     /// True once `next()` returned `nil` without having seen a footer.
-    public private(set) var isTruncated = false
+    @exclusivity(unchecked) public private(set) var isTruncated = false
     /// The footer, once read.
-    public private(set) var footer: TraceFooter?
+    @exclusivity(unchecked) public private(set) var footer: TraceFooter?
     /// Events handed out so far.
-    public private(set) var eventCount: UInt64 = 0
+    @exclusivity(unchecked) public private(set) var eventCount: UInt64 = 0
     /// Decisions handed out so far.
-    public private(set) var decisionCount: UInt64 = 0
+    @exclusivity(unchecked) public private(set) var decisionCount: UInt64 = 0
     /// The running digest stored in the last checkpoint read (as written; `TraceFile` verifies it).
-    public private(set) var checkpointDigest = Digest()
+    @exclusivity(unchecked) public private(set) var checkpointDigest = Digest()
     /// Symbol texts by id; id 0 is the empty string.
-    public private(set) var symbols: [String] = [""]
+    @exclusivity(unchecked) public private(set) var symbols: [String] = [""]
 
     let frames: FrameDecoder
-    private var cursor: ByteCursor
+    @exclusivity(unchecked) private var cursor: ByteCursor
     /// Decompressed offset of the current frame's first byte.
-    private var frameStreamOffset: UInt64 = 0
-    private var frameSize = 0
-    private var endedFrame = true
-    private var finished = false
-    private var failure: TraceError?
+    @exclusivity(unchecked) private var frameStreamOffset: UInt64 = 0
+    @exclusivity(unchecked) private var frameSize = 0
+    @exclusivity(unchecked) private var endedFrame = true
+    @exclusivity(unchecked) private var finished = false
+    @exclusivity(unchecked) private var failure: TraceError?
 
-    private var symbolHashes: [UInt64] = [Digest.hash(text: "")]
-    private var lastInts: [Int64] = [0]
-    private var symbolBytes = 0
-    private var lastSeq: UInt64 = 0
-    private var seqJump: UInt64 = 0
-    private var previousTime: Int64 = 0
-    private var previousLane = Symbol.empty
-    private var previousKind = Symbol.empty
-    private var previousSubject = Symbol.empty
+    @exclusivity(unchecked) private var symbolHashes: [UInt64] = [Digest.hash(text: "")]
+    @exclusivity(unchecked) private var lastInts: [Int64] = [0]
+    @exclusivity(unchecked) private var symbolBytes = 0
+    @exclusivity(unchecked) private var lastSeq: UInt64 = 0
+    @exclusivity(unchecked) private var seqJump: UInt64 = 0
+    @exclusivity(unchecked) private var previousTime: Int64 = 0
+    @exclusivity(unchecked) private var previousLane = Symbol.empty
+    @exclusivity(unchecked) private var previousKind = Symbol.empty
+    @exclusivity(unchecked) private var previousSubject = Symbol.empty
 
     /// Opens a trace file and reads its header.
     public convenience init(path: String) throws(TraceError) {

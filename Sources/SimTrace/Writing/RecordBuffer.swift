@@ -3,9 +3,9 @@
 /// The encoder reserves room for a whole record before writing it, so appends need no capacity
 /// check; this keeps the per-event path free of allocation and of `Array`'s uniqueness checks.
 final class RecordBuffer {
-    private(set) var base: UnsafeMutablePointer<UInt8>
-    private(set) var capacity: Int
-    var count = 0
+    @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private(set) var capacity: Int
+    @exclusivity(unchecked) var count = 0
 
     init(capacity: Int) {
         self.capacity = capacity

@@ -13,28 +13,28 @@ final class TraceEncoder {
     private let compressor: FrameCompressor
     private let buffer = RecordBuffer(capacity: TraceLimits.frameSoftBytes + 4096)
 
-    private(set) var eventCount: UInt64 = 0
-    private(set) var decisionCount: UInt64 = 0
+    @exclusivity(unchecked) private(set) var eventCount: UInt64 = 0
+    @exclusivity(unchecked) private(set) var decisionCount: UInt64 = 0
     /// The digest of the events recorded so far, as `Simulation` computes it.
-    private(set) var digest = Digest()
+    @exclusivity(unchecked) private(set) var digest = Digest()
     /// Compressed bytes handed to the output.
-    private(set) var bytesWritten: UInt64 = 0
+    @exclusivity(unchecked) private(set) var bytesWritten: UInt64 = 0
     /// Decompressed bytes framed so far.
-    private(set) var rawBytesWritten: UInt64 = 0
-    private(set) var failure: TraceError?
-    private(set) var isFinished = false
+    @exclusivity(unchecked) private(set) var rawBytesWritten: UInt64 = 0
+    @exclusivity(unchecked) private(set) var failure: TraceError?
+    @exclusivity(unchecked) private(set) var isFinished = false
 
     // Delta state: each event is encoded against the previous one.
-    private var eventsInFrame = 0
-    private var lastSeq: UInt64 = 0
-    private var previousTime: Int64 = 0
-    private var previousLane: UInt32 = 0
-    private var previousKind: UInt32 = 0
-    private var previousSubject: UInt32 = 0
+    @exclusivity(unchecked) private var eventsInFrame = 0
+    @exclusivity(unchecked) private var lastSeq: UInt64 = 0
+    @exclusivity(unchecked) private var previousTime: Int64 = 0
+    @exclusivity(unchecked) private var previousLane: UInt32 = 0
+    @exclusivity(unchecked) private var previousKind: UInt32 = 0
+    @exclusivity(unchecked) private var previousSubject: UInt32 = 0
     // Per symbol: its text hash (for the digest) and the last int value stored under it as a key.
-    private var hashes: [UInt64] = [Digest.hash(text: "")]
-    private var lastInts: [Int64] = [0]
-    private var symbolBytes = 0
+    @exclusivity(unchecked) private var hashes: [UInt64] = [Digest.hash(text: "")]
+    @exclusivity(unchecked) private var lastInts: [Int64] = [0]
+    @exclusivity(unchecked) private var symbolBytes = 0
 
     init(
         output: any TraceOutput, file: String, header: TraceHeader, compressionLevel: Int32, eventsPerFrame: Int

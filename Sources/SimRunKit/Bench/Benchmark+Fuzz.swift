@@ -1,0 +1,78 @@
+import SimCore
+import SimScenarios
+
+extension Benchmark {
+    /// Fuzz schedules/s on lost-input-navigation with two workers against one.
+    func fuzzFigure() -> BenchFigure {
+        let plan = RunPlan(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
+        let seeds = 0..<UInt64(configuration.fuzzSeeds)
+        func rate(jobs: Int) -> Double {
+            let fuzzer = Fuzzer(plan: plan, configuration: .init(seeds: seeds, jobs: jobs, keepGoing: true))
+            return fuzzer.run().schedulesPerSecond
+        }
+        var one = 0.0
+        var two = 0.0
+        for _ in 0..<repetitions {
+            one = max(one, rate(jobs: 1))
+            two = max(two, rate(jobs: 2))
+        }
+        return BenchFigure(
+            key: "fuzz_schedules_per_second", name: "fuzz schedules/s, lost-input-navigation, --jobs 2", value: two,
+            unit: "schedules/s", baselineName: "--jobs 1", baseline: one,
+            ratioText: "\((two / one).rounded(significant: 3))x", ratio: two / one,
+            ratioMeaning: "jobs-2 rate / jobs-1 rate", target: ">= 50k/s, >= 1.8x",
+            met: two >= 50_000 && two / one >= 1.8,
+            note: "\(seeds.count) seeds, pct, buggy variant, --keep-going (every failure kept)")
+    }
+
+    /// Schedules until the first lost-input failure for `fifo`, `random` and `pct`, averaged over
+    /// campaigns started at different seeds.
+    func untilBugFigures() -> [BenchFigure] {
+        let limit = UInt64(configuration.bugSeedLimit)
+        let campaigns = configuration.bugCampaigns
+        func schedules(_ kind: StrategySpec.Kind, campaigns: Int) -> (mean: Double?, first: UInt64?, missed: Int) {
+            let plan = RunPlan(
+                scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: kind))
+            var total: UInt64 = 0
+            var found = 0
+            var first: UInt64?
+            for campaign in 0..<campaigns {
+                let base = UInt64(campaign) &* 1_000_003
+                let report = Fuzzer(plan: plan, configuration: .init(seeds: base..<(base + limit), jobs: 1)).run()
+                guard let finding = report.findings.first else { continue }
+                let count = finding.seed - base + 1
+                if campaign == 0 { first = count }
+                total += count
+                found += 1
+            }
+            return (found > 0 ? Double(total) / Double(found) : nil, first, campaigns - found)
+        }
+        let fifo = schedules(.fifo, campaigns: 1)
+        let random = schedules(.random, campaigns: campaigns)
+        let pct = schedules(.pct, campaigns: campaigns)
+        func describe(_ outcome: (mean: Double?, first: UInt64?, missed: Int)) -> String {
+            guard let mean = outcome.mean else { return "never in \(limit)" }
+            return mean.rounded(significant: 3)
+        }
+        let span = "\(campaigns) campaigns of up to \(limit) seeds, each from its own first seed"
+        let pctMean = pct.mean ?? .infinity
+        return [
+            BenchFigure(
+                key: "until_bug_pct", name: "schedules until the lost-input bug, pct", value: pctMean,
+                unit: "schedules", baselineName: "random", baseline: random.mean,
+                ratioText: random.mean.map { "\(($0 / pctMean).rounded(significant: 3))x fewer" } ?? "n/a",
+                ratio: random.mean.map { $0 / pctMean }, ratioMeaning: "random mean / pct mean", target: "<= 20",
+                met: pctMean <= 20,
+                note:
+                    "mean of \(span); from seed 0: \(pct.first.map(String.init) ?? "none"); missed in \(pct.missed)"),
+            BenchFigure(
+                key: "until_bug_random", name: "schedules until the lost-input bug, random",
+                value: random.mean ?? .infinity, unit: "schedules", baselineName: "fifo", baseline: fifo.mean,
+                ratioText: "fifo: \(describe(fifo))", ratio: nil, ratioMeaning: "none: fifo never finds it",
+                target: "baseline", met: nil,
+                note:
+                    "mean of \(span); from seed 0: \(random.first.map(String.init) ?? "none"); missed in \(random.missed)"
+            ),
+        ]
+    }
+}

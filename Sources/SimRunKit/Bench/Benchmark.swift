@@ -1,0 +1,95 @@
+import SimCore
+import SimScenarios
+import SimTrace
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Measures simrun's performance figures, each against a baseline measured in the same process run
+/// (so that a busy machine slows both alike and the ratios stay meaningful).
+///
+/// ```swift
+/// let figures = try Benchmark(configuration: .quick(in: "/tmp/b")).run { print($0) }
+/// ```
+public struct Benchmark {
+    /// The sizes of each measurement; `full` runs in minutes on two cores, `quick` in seconds.
+    public struct Configuration: Sendable {
+        public var kernelJobs: Int
+        public var recordEvents: Int
+        public var replayEvents: Int
+        public var corpusSeeds: Int
+        public var fuzzSeeds: Int
+        public var bugCampaigns: Int
+        public var bugSeedLimit: Int
+        public var memoryEventsSmall: Int
+        public var memoryEventsLarge: Int
+        /// Timings repeated this many times; the fastest counts.
+        public var repetitions: Int
+        /// Where the benchmark's trace files go (deleted afterwards).
+        public var directory: String
+        public var isQuick: Bool
+
+        public static func full(in directory: String) -> Configuration {
+            Configuration(
+                kernelJobs: 4_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000, corpusSeeds: 1_000,
+                fuzzSeeds: 200_000, bugCampaigns: 100, bugSeedLimit: 1_000, memoryEventsSmall: 1_000_000,
+                memoryEventsLarge: 100_000_000, repetitions: 3, directory: directory, isQuick: false)
+        }
+
+        public static func quick(in directory: String) -> Configuration {
+            Configuration(
+                kernelJobs: 100_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
+                fuzzSeeds: 2_000, bugCampaigns: 5, bugSeedLimit: 200, memoryEventsSmall: 100_000,
+                memoryEventsLarge: 1_000_000, repetitions: 1, directory: directory, isQuick: true)
+        }
+    }
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) { self.configuration = configuration }
+
+    /// The measurements, by the names `--only` accepts.
+    public static let groups = ["kernel", "record", "corpus", "replay", "fuzz", "until-bug", "memory"]
+
+    /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
+    public func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
+        throws(CommandFailure) -> [BenchFigure]
+    {
+        var figures: [BenchFigure] = []
+        for group in Self.groups where groups.contains(group) {
+            progress(group)
+            switch group {
+            case "kernel": figures.append(kernelFigure())
+            case "record": figures.append(try recordingFigure())
+            case "corpus": figures += try corpusFigures()
+            case "replay": figures += try replayAndDecodeFigures()
+            case "fuzz": figures.append(fuzzFigure())
+            case "until-bug": figures += untilBugFigures()
+            default: figures.append(try memoryFigure())
+            }
+        }
+        return figures
+    }
+
+    var repetitions: Int { configuration.repetitions }
+
+    func path(_ name: String) -> String { "\(configuration.directory)/\(name)" }
+
+    /// The header of a benchmark recording.
+    func header(scenario: String, variant: String, seed: UInt64, strategy: String) -> TraceHeader {
+        TraceHeader(
+            toolVersion: SimRunVersion.current, scenario: scenario, variant: variant, seed: seed, strategy: strategy)
+    }
+
+    /// The footer for a run recorded into `writer` (whose counts hold even when the tape is not kept).
+    static func footer(_ result: RunResult, _ writer: TraceWriter) -> TraceFooter {
+        TraceFooter(
+            eventCount: writer.eventCount, decisionCount: writer.decisionCount, steps: UInt64(result.steps),
+            endTime: result.endTime, verdict: result.verdict, digest: result.digest)
+    }
+
+    static func failure(_ what: String, _ error: any Error) -> CommandFailure {
+        CommandFailure(ExitStatus.cannotWrite, "bench: \(what): \(error)")
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import SimCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct BenchCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure performance, each figure against a baseline from the same run.",
+        discussion: """
+            Prints a table of figures (kernel jobs/s, recording, corpus bytes/event, replay, decode, fuzz \
+            schedules/s, schedules until the lost-input bug, peak memory while recording), each with its \
+            baseline, the ratio and the target. The full run takes a few minutes on two cores; --quick runs \
+            reduced sizes in seconds (its figures only show that everything runs).
+            """)
+
+    @Flag(help: "Reduced sizes: seconds instead of minutes.") var quick = false
+    @Flag(help: "Print one JSON object instead of the table.") var json = false
+    @Option(help: "Run only these measurements (comma-separated: \(Benchmark.groups.joined(separator: ", "))).")
+    var only: String?
+
+    func validate() throws {
+        for name in selected where !Benchmark.groups.contains(name) {
+            throw ValidationError("unknown measurement '\(name)' (known: \(Benchmark.groups.joined(separator: ", ")))")
+        }
+    }
+
+    private var selected: Set<String> {
+        guard let only else { return Set(Benchmark.groups) }
+        return Set(only.split(separator: ",").map { String($0) })
+    }
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let console = context.console
+        let directory = try Self.makeDirectory()
+        defer { rmdir(directory) }
+        let configuration: Benchmark.Configuration = quick ? .quick(in: directory) : .full(in: directory)
+        let start = ContinuousClock.now
+        let figures = try Benchmark(configuration: configuration).run(only: selected) {
+            console.progress("bench: \($0)")
+        }
+        console.endProgress()
+        let report = BenchReport(figures: figures, quick: quick)
+        if json {
+            console.out(report.json)
+        } else {
+            for line in report.table { console.out(line) }
+            console.out("")
+            for line in report.notes { console.out(line) }
+            console.out("")
+            console.out("took \(String(format: (ContinuousClock.now - start).seconds, decimals: 1)) s")
+        }
+        return ExitStatus.ok
+    }
+
+    /// A fresh directory for the benchmark's traces under `$TMPDIR` (or /tmp).
+    static func makeDirectory() throws(CommandFailure) -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(base)/simrun-bench-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
+            guard let start = buffer.baseAddress else { return nil }
+            return mkdtemp(start)
+        }
+        guard let made else {
+            throw CommandFailure(ExitStatus.cannotWrite, "bench: cannot create a directory under \(base)")
+        }
+        return String(cString: made)
+    }
+}
+
+/// The benchmark's child process: records the synthetic workload so its peak memory can be read.
+struct BenchRecordCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_bench-record", abstract: "Internal: the recording child of `simrun bench`.",
+        shouldDisplay: false)
+
+    @Option(help: "About this many events.") var events: Int
+    @Option(help: "The trace file to write (deleted afterwards).") var out: String
+    @Option(help: "Where to write this process's peak resident memory (KiB) when done.") var report: String?
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        _ = try Benchmark.recordForMemory(events: events, path: out)
+        unlink(out)
+        if let report {
+            let fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0, let kib = PeakMemoryProbe.ownPeakKiB() else {
+                throw CommandFailure(ExitStatus.cannotWrite, "bench: cannot report peak memory to \(report)")
+            }
+            let text = Array("\(kib)\n".utf8)
+            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        return ExitStatus.ok
+    }
+}

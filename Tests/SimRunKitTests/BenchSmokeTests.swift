@@ -1,0 +1,35 @@
+import Foundation
+import SimTestSupport
+import Testing
+
+/// `simrun bench --quick` runs and reports every figure; no timing is checked (timings belong to the
+/// benchmark, never to tests).
+@Suite struct BenchSmokeTests {
+    static let keys = [
+        "kernel_jobs_per_second", "record_events_per_second", "corpus_bytes_per_event",
+        "corpus_file_bytes_per_event", "replay_events_per_second", "decode_events_per_second",
+        "fuzz_schedules_per_second", "until_bug_pct", "until_bug_random", "record_peak_memory",
+    ]
+
+    @Test func quickBenchReportsEveryFigureAsJSON() throws {
+        let output = try SimrunProcess.run(["bench", "--quick", "--json"], timeout: 300)
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        let figures = try #require(object?["figures"] as? [[String: Any]])
+        let keys = figures.compactMap { $0["key"] as? String }
+        #expect(keys == Self.keys)
+        for figure in figures {
+            let key = figure["key"] as? String ?? "?"
+            #expect(figure["value"] is NSNumber, "\(key) has a value")
+            #expect(figure["target"] is String, "\(key) has a target")
+            #expect(figure["baseline_name"] is String, "\(key) names its baseline")
+        }
+    }
+
+    @Test func quickBenchPrintsTheTable() throws {
+        let output = try SimrunProcess.run(["bench", "--quick"], timeout: 300)
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        #expect(output.stdout.contains("| figure | value | baseline (same run) | ratio | target | met |"))
+        #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == Self.keys.count + 2)  // header and separator rows
+    }
+}
