@@ -27,9 +27,10 @@ extension FuzzCommand {
 
     /// Records a crash in a child (checkpointing every record), seals the trace up to the trap, checks
     /// that it crashes the same way again, and prints it with its replay command.
-    func reportCrash(_ crash: FuzzSupervisor.Crash, number: Int, plan: RunPlan, console: Console)
+    func reportCrash(_ crash: FuzzSupervisor.Crash, number: Int, plan: RunPlan, context: CommandContext)
         throws(CommandFailure)
     {
+        let console = context.console
         console.out("CRASH at seed \(crash.seed): \(crash.message)")
         try ensureDirectory(out)
         let suffix = number == 0 ? "" : "-\(number + 1)"
@@ -49,7 +50,7 @@ extension FuzzCommand {
         if crash.occurrences > 1 { console.out("  \(crash.occurrences) runs crashed this way") }
         try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
-        console.out("  replay: simrun replay \(shellQuoted(path))")
+        console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
     }
 
     /// Replays a saved finding once in a new process before it is reported; says so when it differs.

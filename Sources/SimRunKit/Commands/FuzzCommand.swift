@@ -57,7 +57,7 @@ struct FuzzCommand: CatalogCommand {
             shownTimeline = true
         }
         for (number, crash) in outcome.crashes.enumerated() {
-            try reportCrash(crash, number: number, plan: plan, console: console)
+            try reportCrash(crash, number: number, plan: plan, context: context)
         }
         summarize(report, crashes: outcome.crashes.count, console: console)
         if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
@@ -92,9 +92,9 @@ struct FuzzCommand: CatalogCommand {
         }
         try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
-        console.out("  replay: simrun replay \(shellQuoted(path))")
+        console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
         if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
-            console.out("  fixed:  simrun replay \(shellQuoted(path)) --variant fixed")
+            console.out("  fixed:  \(context.programName) replay \(shellQuoted(path)) --variant fixed")
         }
     }
 

@@ -38,7 +38,7 @@ struct RunCommand: CatalogCommand {
         if result.verdict.isFailure { console.out("  \(result.verdict)") }
         if let path {
             console.out("trace: \(path)")
-            if result.verdict.isFailure { console.out("replay: simrun replay \(shellQuoted(path))") }
+            if result.verdict.isFailure { console.out("replay: \(context.programName) replay \(shellQuoted(path))") }
         }
         return result.verdict.isFailure ? ExitStatus.failure : ExitStatus.ok
     }

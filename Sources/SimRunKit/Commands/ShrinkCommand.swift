@@ -43,7 +43,7 @@ struct ShrinkCommand: CatalogCommand {
             "shrunk in \(outcome.runs) runs: \(ShrinkSummary(before: outcome.original, after: recorded).line)")
         console.out("same failure: \(recorded.verdict)")
         console.out("trace: \(path)")
-        console.out("replay: simrun replay \(shellQuoted(path))")
+        console.out("replay: \(context.programName) replay \(shellQuoted(path))")
         return ExitStatus.ok
     }
 }

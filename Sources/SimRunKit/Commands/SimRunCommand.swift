@@ -21,6 +21,8 @@ struct SimRunCommand: ParsableCommand {
 public struct CommandContext: Sendable {
     public let catalog: ScenarioCatalog
     public let console: Console
+    /// The name the user ran (`simrun`, or their own executable's), for the commands we print.
+    public let programName: String
 }
 
 /// A subcommand that runs with the scenario catalog instead of ArgumentParser's `run()`.
@@ -39,13 +41,17 @@ public enum SimRun {
     /// Parses the process arguments, runs the command and exits with its status.
     public static func main(scenarios: [Scenario]) -> Never {
         ChildProcess.markSelfExecutable()
-        let code = run(arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios)
+        let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
+        let code = run(
+            arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios, programName: program ?? "simrun")
         exit(code)
     }
 
     /// Runs one command line and returns its exit status.
-    public static func run(arguments: [String], scenarios: [Scenario], console: Console = Console()) -> Int32 {
-        let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console)
+    public static func run(
+        arguments: [String], scenarios: [Scenario], console: Console = Console(), programName: String = "simrun"
+    ) -> Int32 {
+        let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console, programName: programName)
         do {
             var command = try SimRunCommand.parseAsRoot(arguments)
             if let catalogCommand = command as? any CatalogCommand {
