@@ -4,7 +4,8 @@ import SimCore
 /// in two separate jobs. When both reads land before either write, one increment is lost.
 ///
 /// `buggy` splits read and write into two jobs (an `await` between them in real code); `fixed`
-/// increments in one job, so nothing can come between the read and the write.
+/// increments in one job, so nothing can come between the read and the write. `buggy-async` is the
+/// same race in async/await: two tasks on the simulation's executor read an actor, await, then write.
 public enum CounterRace {
     public static let scenario = Scenario(
         name: "counter-race",
@@ -12,12 +13,16 @@ public enum CounterRace {
         variants: [
             .init("buggy", "read and write are separate jobs: the second read can land between them"),
             .init("fixed", "read-modify-write in one job: increments cannot interleave"),
+            .init("buggy-async", "two async tasks read an actor counter, await, then write back"),
         ],
         limits: RunLimits(maxSteps: 1_000)
     ) { simulation, variant in
         let counter = SharedCounter()
         let workers = ["worker.a", "worker.b"]
-        for name in workers {
+        if variant == "buggy-async" {
+            spawnAsyncWorkers(workers, counter: counter, in: simulation)
+        }
+        for name in workers where variant != "buggy-async" {
             let lane = simulation.lane(name)
             simulation.post(lane, simulation.symbol("read")) {
                 let seen = counter.value
@@ -43,8 +48,33 @@ public enum CounterRace {
     }
 }
 
-/// The counter both workers share (one simulation, one thread).
-final class SharedCounter {
+/// The async form: each worker is a task; the actor serializes each call, not the read-await-write.
+private func spawnAsyncWorkers(_ workers: [String], counter: SharedCounter, in simulation: Simulation) {
+    let store = CounterActor()
+    for name in workers {
+        simulation.spawn(name) {
+            let seen = await store.read()
+            counter.reads += 1
+            simulation.emit("counter.read", name, ["value": .int(seen)])
+            await Task.yield()
+            await store.write(seen + 1)
+            counter.value = seen + 1
+            counter.writes += 1
+            simulation.emit("counter.write", name, ["value": .int(seen + 1)])
+        }
+    }
+}
+
+/// A default actor: its calls follow the tasks' executor preference onto the simulation.
+actor CounterActor {
+    private var value = 0
+    func read() -> Int { value }
+    func write(_ newValue: Int) { value = newValue }
+}
+
+/// The counter both workers share (one simulation, one thread; async tasks run on that thread too,
+/// hence `@unchecked Sendable`).
+final class SharedCounter: @unchecked Sendable {
     var value = 0
     var reads = 0
     var writes = 0

@@ -12,7 +12,8 @@ func digest(in output: String) -> String? {
 }
 
 @Suite struct DeterminismTests {
-    @Test(arguments: ["counter-race", "lost-input-navigation"])
+    // search-stale-response runs its effects as async tasks on the simulation's executor, sleeping on SimClock.
+    @Test(arguments: ["counter-race", "lost-input-navigation", "search-stale-response"])
     func theSameSeedInTwoProcessesGivesTheSameDigest(_ scenario: String) throws {
         var digests: [String] = []
         for _ in 0..<2 {
@@ -21,6 +22,34 @@ func digest(in output: String) -> String? {
             digests.append(try #require(digest(in: output.stdout)))
         }
         #expect(digests[0] == digests[1])
+    }
+
+    /// Two async tasks racing on an actor across `await`s: each seed's interleaving is the same in two
+    /// processes, and different seeds give different interleavings (the lost update or not).
+    @Test func asyncTasksInterleaveBySeedTheSameWayInEveryProcess() throws {
+        var digests = Set<String>()
+        for seed in [0, 1, 2, 3] {
+            var perProcess: [String] = []
+            for _ in 0..<2 {
+                let output = try SimrunProcess.run([
+                    "run", "counter-race", "--variant", "buggy-async", "--seed", "\(seed)", "--strategy", "random",
+                    "--failure-dir", NSTemporaryDirectory() + "simrun-async",
+                ])
+                perProcess.append(try #require(digest(in: output.stdout)))
+            }
+            #expect(perProcess[0] == perProcess[1], "seed \(seed)")
+            digests.insert(perProcess[0])
+        }
+        #expect(digests.count > 1)
+        var statuses = Set<Int32>()
+        for seed in 0..<60 {
+            statuses.insert(
+                simrun([
+                    "run", "counter-race", "--variant", "buggy-async", "--seed", "\(seed)", "--failure-dir",
+                    NSTemporaryDirectory() + "simrun-async",
+                ]).0)
+        }
+        #expect(statuses == [0, 1], "some seeds lose the update, others do not")
     }
 
     @Test func differentSeedsGiveDifferentSchedules() {

@@ -21,7 +21,8 @@ public struct SimrunProcess {
         return selfExe.appendingPathComponent("simrun")
     }
 
-    /// Runs `simrun` with `arguments` in `directory`, with a time limit so that a hang fails the test.
+    /// Runs `simrun` with `arguments` in `directory` (by default a fresh temporary one, so nothing is
+    /// written into the package), with a time limit so that a hang fails the test.
     public static func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120) throws -> Output {
         try run(executable: executable, arguments, in: directory, timeout: timeout)
     }
@@ -32,7 +33,7 @@ public struct SimrunProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+        process.currentDirectoryURL = try directory ?? makeTemporaryDirectory("simrun-cwd")
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe
