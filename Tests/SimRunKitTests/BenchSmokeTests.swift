@@ -2,6 +2,8 @@ import Foundation
 import SimTestSupport
 import Testing
 
+@testable import SimRunKit
+
 /// `simrun bench --quick` runs and reports every figure; no timing is checked (timings belong to the
 /// benchmark, never to tests).
 @Suite struct BenchSmokeTests {
@@ -31,5 +33,26 @@ import Testing
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("| figure | value | baseline (same run) | ratio | target | met |"))
         #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == Self.keys.count + 2)  // header and separator rows
+    }
+}
+
+/// The supervisor parses worker lines in place; malformed lines are ignored, never misread.
+@Suite struct WorkerLineTests {
+    @Test func aFailureLineGivesSeedSignatureAndDigest() {
+        let line = ArraySlice(Array("fail 12 345 18446744073709551615 7".utf8))
+        let parsed = FuzzSupervisor.parseFailure(line)
+        #expect(parsed?.0 == 345)
+        #expect(parsed?.1 == UInt64.max)
+        #expect(parsed?.2 == 7)
+    }
+
+    @Test func malformedLinesAreIgnored() {
+        for text in [
+            "", "fail", "fail 1 2 3", "fail 1 2 3 4 5", "fail 1 2 x 4", "pass 1 2 3 4",
+            "fail 1 2 3 99999999999999999999",
+            "fail  1 2 3 4", "fail 1 2 3 4 ",
+        ] {
+            #expect(FuzzSupervisor.parseFailure(ArraySlice(Array(text.utf8))) == nil)
+        }
     }
 }

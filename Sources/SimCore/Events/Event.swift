@@ -52,6 +52,10 @@ public struct EventFields: Hashable, Sendable, RandomAccessCollection {
         }
     }
 
+    /// Removes every field (the storage is kept, to be overwritten).
+    @inlinable
+    public mutating func removeAll() { storedCount = 0 }
+
     /// Appends a field; fields past the capacity are dropped (models keep events small on purpose).
     @inlinable
     public mutating func append(_ field: EventField) {

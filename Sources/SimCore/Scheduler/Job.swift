@@ -28,102 +28,167 @@ struct JobMeta {
 }
 
 /// A job's body in a struct, so that storing it in a generic container keeps the closure's own
-/// representation (a bare `(() -> Void)?` element is reabstracted through an allocated thunk).
+/// representation.
 @usableFromInline
 struct JobBody {
     @usableFromInline var run: () -> Void
-    /// Fills free slots (a closure without captures allocates nothing).
-    @usableFromInline static var idle: JobBody { JobBody(run: {}) }
 }
 
 /// A FIFO of jobs in a ring buffer that reuses its storage (no allocation in the steady state).
 ///
-/// Bodies and metadata live in separate rings so that looking at the head job (every step, for
-/// every lane) copies plain values and never retains a closure.
+/// Manually managed rings inside a lane kept in a `LaneTable`: posting and taking a job then needs
+/// no uniqueness check of the lane array or of the rings (three `isUniquelyReferenced` calls per
+/// job before) and no retain of a queue object, and a body is moved out of its slot instead of
+/// copied and replaced. Bodies and metadata live in separate rings so that looking at the head job
+/// copies plain values and never retains a closure. Bodies are stored wrapped in `JobBody`: a bare
+/// `() -> Void` element of a generic buffer is reabstracted through an allocated thunk on the way
+/// in and out (a malloc/free per job). `destroy()` frees it (the owning table calls it).
 @usableFromInline
 struct JobQueue {
-    @usableFromInline var meta: [JobMeta] = []
-    @usableFromInline var bodies: [JobBody] = []
+    @usableFromInline var meta: UnsafeMutablePointer<JobMeta>
+    @usableFromInline var bodies: UnsafeMutablePointer<JobBody>
+    @usableFromInline var capacity = 4
     @usableFromInline var head = 0
     @usableFromInline var count = 0
 
-    @usableFromInline init() {}
+    @usableFromInline init() {
+        meta = .allocate(capacity: 4)
+        bodies = .allocate(capacity: 4)
+    }
 
-    var isEmpty: Bool { count == 0 }
+    /// Releases the waiting bodies and the rings.
+    func destroy() {
+        var index = head
+        for _ in 0..<count {
+            (bodies + index).deinitialize(count: 1)
+            index = index + 1 == capacity ? 0 : index + 1
+        }
+        meta.deallocate()
+        bodies.deallocate()
+    }
+
+    @inline(__always) var isEmpty: Bool { count == 0 }
     /// The head job's metadata; only valid when not empty.
-    var firstMeta: JobMeta { meta[head] }
+    @inline(__always) var firstMeta: JobMeta { meta[head] }
 
     @inline(__always)
-    mutating func append(_ job: Job) {
-        if count == meta.count { grow() }
+    mutating func append(_ body: __owned @escaping () -> Void, _ m: JobMeta) {
+        if count == capacity { grow() }
         var tail = head + count
-        if tail >= meta.count { tail -= meta.count }
-        meta[tail] = JobMeta(label: job.label, ordinal: job.ordinal, seq: job.seq, cause: job.cause)
-        bodies[tail] = JobBody(run: job.body)
+        if tail >= capacity { tail -= capacity }
+        meta[tail] = m
+        (bodies + tail).initialize(to: JobBody(run: body))
         count += 1
     }
 
+    /// Takes the head job's body out (its metadata is `firstMeta`, read before).
     @inline(__always)
-    mutating func removeFirst() -> Job {
+    mutating func takeFirstBody() -> () -> Void {
         precondition(count > 0, "removeFirst on an empty lane")
-        let body = bodies[head].run
-        bodies[head] = .idle
-        let m = meta[head]
-        head += 1
-        if head == meta.count { head = 0 }
+        let body = (bodies + head).move().run
+        head = head + 1 == capacity ? 0 : head + 1
         count -= 1
-        return Job(body: body, label: m.label, ordinal: m.ordinal, seq: m.seq, cause: m.cause)
+        return body
     }
 
     /// Doubles the rings, unrolling them so the head is at 0.
     @usableFromInline
     mutating func grow() {
-        let capacity = Swift.max(4, meta.count * 2)
-        var grownMeta: [JobMeta] = []
-        var grownBodies: [JobBody] = []
-        grownMeta.reserveCapacity(capacity)
-        grownBodies.reserveCapacity(capacity)
-        for offset in 0..<count {
-            let index = (head + offset) % meta.count
-            grownMeta.append(meta[index])
-            grownBodies.append(bodies[index])
+        let grown = capacity * 2
+        let grownMeta = UnsafeMutablePointer<JobMeta>.allocate(capacity: grown)
+        let grownBodies = UnsafeMutablePointer<JobBody>.allocate(capacity: grown)
+        let firstPart = min(count, capacity - head)
+        grownMeta.initialize(from: meta + head, count: firstPart)
+        grownBodies.moveInitialize(from: bodies + head, count: firstPart)
+        if firstPart < count {
+            (grownMeta + firstPart).initialize(from: meta, count: count - firstPart)
+            (grownBodies + firstPart).moveInitialize(from: bodies, count: count - firstPart)
         }
-        let blank = JobMeta(label: .empty, ordinal: 0, seq: 0, cause: 0)
-        while grownMeta.count < capacity {
-            grownMeta.append(blank)
-            grownBodies.append(.idle)
-        }
+        meta.deallocate()
+        bodies.deallocate()
         meta = grownMeta
         bodies = grownBodies
+        capacity = grown
         head = 0
     }
 }
 
 /// Counts the jobs posted per label on one lane, for their ordinals. Lanes carry few labels, so a
-/// short list scanned from the most recent beats hashing; many labels spill into a dictionary.
+/// short inline list beats hashing; many labels spill into a dictionary.
 @usableFromInline
 struct OrdinalCounter {
-    @usableFromInline var labels: [Symbol] = []
-    @usableFromInline var counts: [UInt32] = []
+    @usableFromInline var labels: UnsafeMutablePointer<Symbol>
+    @usableFromInline var counts: UnsafeMutablePointer<UInt32>
+    @usableFromInline var listed = 0
     @usableFromInline var spill: [Symbol: UInt32] = [:]
     @usableFromInline static let listLimit = 16
 
-    @usableFromInline init() {}
+    @usableFromInline init() {
+        labels = .allocate(capacity: Self.listLimit)
+        counts = .allocate(capacity: Self.listLimit)
+    }
+
+    func destroy() {
+        labels.deallocate()
+        counts.deallocate()
+    }
 
     /// The ordinal of the next job with `label` (1 for the first).
     @inline(__always)
     mutating func next(_ label: Symbol) -> UInt32 {
-        for index in labels.indices where labels[index] == label {
+        for index in 0..<listed where labels[index] == label {
             counts[index] &+= 1
             return counts[index]
         }
-        if labels.count < Self.listLimit {
-            labels.append(label)
-            counts.append(1)
+        if listed < Self.listLimit {
+            labels[listed] = label
+            counts[listed] = 1
+            listed += 1
             return 1
         }
         let ordinal = (spill[label] ?? 0) + 1
         spill[label] = ordinal
         return ordinal
+    }
+}
+
+/// The lanes of a simulation in one manually managed buffer, so that a lane's queue and counters
+/// are mutated in place (no copy-on-write check, no retain per access).
+@usableFromInline
+struct LaneTable {
+    @usableFromInline var base: UnsafeMutablePointer<LaneState> = .allocate(capacity: 8)
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 8
+
+    @usableFromInline init() {}
+
+    var indices: Range<Int> { 0..<count }
+
+    @inlinable
+    subscript(index: Int) -> LaneState {
+        unsafeAddress { UnsafePointer(base + index) }
+        nonmutating unsafeMutableAddress { base + index }
+    }
+
+    mutating func append(_ lane: LaneState) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<LaneState>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: lane)
+        count += 1
+    }
+
+    /// Frees every lane's storage and the table.
+    func destroy() {
+        for index in 0..<count {
+            base[index].queue.destroy()
+            base[index].ordinals.destroy()
+        }
+        base.deinitialize(count: count)
+        base.deallocate()
     }
 }

@@ -12,15 +12,42 @@ public struct Candidate: Sendable, Hashable {
 
 /// What a strategy sees when it picks: the candidates, which one `fifo` would take, and which one
 /// continues the lane that ran last (so that switching away from it counts as a preemption).
+///
+/// A view of the scheduler's own ready list, valid only during the `pick` call it is passed to
+/// (nothing is copied to build it). Read candidates by index (`ready[i]`, `ready.count`); the
+/// `candidates` array is a copy, for strategies that want one.
 public struct ReadySet {
-    public let candidates: [Candidate]
+    @usableFromInline let buffer: UnsafeBufferPointer<Candidate>
     /// The candidate with the smallest posting order.
     public let fifoIndex: Int
     /// The candidate on the lane that ran the previous step, if that lane is still ready.
     public let continuingIndex: Int?
     /// Steps taken so far in this run.
     public let step: Int
-    public let symbols: SymbolTable
+    @usableFromInline unowned(unsafe) let symbolTable: SymbolTable
 
-    public var count: Int { candidates.count }
+    init(
+        buffer: UnsafeBufferPointer<Candidate>, fifoIndex: Int, continuingIndex: Int?, step: Int,
+        symbols: SymbolTable
+    ) {
+        self.buffer = buffer
+        self.fifoIndex = fifoIndex
+        self.continuingIndex = continuingIndex
+        self.step = step
+        self.symbolTable = symbols
+    }
+
+    /// The run's symbols (to read lane and label names).
+    public var symbols: SymbolTable { symbolTable }
+
+    /// The candidates, copied into an array.
+    public var candidates: [Candidate] { Array(buffer) }
+
+    public var count: Int { buffer.count }
+
+    /// The candidate at `index` (`0..<count`).
+    @inlinable
+    public subscript(index: Int) -> Candidate { buffer[index] }
+
+    public var indices: Range<Int> { 0..<buffer.count }
 }

@@ -4,8 +4,8 @@ extension Simulation {
         precondition(!finished, "a simulation runs once")
         var verdict: Verdict? = reportedFailure
         while verdict == nil {
-            collectCandidates()
-            if candidates.isEmpty {
+            let count = collectCandidates()
+            if count == 0 {
                 if advanceToNextDeadline() { continue }
                 verdict = reportedFailure
                 break
@@ -14,14 +14,14 @@ extension Simulation {
                 verdict = .stepLimit(limits.maxSteps)
                 break
             }
-            let index = pickCandidate()
-            execute(candidates[index])
+            let index = pickCandidate(count)
+            execute(index)
             steps += 1
             if let failure = reportedFailure ?? (oracles.always.isEmpty ? nil : checkAlways()) {
                 verdict = failure
                 break
             }
-            checkGoals()
+            if oracles.goalsLeft > 0 { checkGoals() }
         }
         let final = verdict ?? checkAtEnd() ?? .pass
         if final != .pass {
@@ -38,37 +38,86 @@ extension Simulation {
             reachedGoals: reachedGoals, goals: goalNames, strategyNotes: strategy.notes)
     }
 
-    func collectCandidates() {
-        // Overwrites the list in place: no reallocation, no generic removeAll per step.
+    // MARK: The ready list
+    //
+    // `ready[0..<readyLaneCount]` holds the head job of every non-empty lane, in lane order. Without
+    // lane rules it is kept up to date as jobs are posted and taken (a post onto an empty lane
+    // inserts, taking a head replaces or removes it): no lane is scanned per step. With rules, a post
+    // can block or unblock another lane, so the lane part is rebuilt each step instead. Due timers
+    // follow the lanes; they are relisted each step (usually there are none).
+
+    /// Lists the candidates for this step; returns how many there are.
+    @inline(__always)
+    func collectCandidates() -> Int {
+        if readyDirty { rebuildLaneCandidates() }
+        if due.isEmpty { return readyLaneCount }
+        return appendTimerCandidates()
+    }
+
+    func rebuildLaneCandidates() {
         var found = 0
         for index in lanes.indices {
             guard !lanes[index].queue.isEmpty, lanes[index].blockers.isEmpty || !isBlocked(index) else { continue }
             let head = lanes[index].queue.firstMeta
-            put(
-                Candidate(
-                    lane: lanes[index].name, label: head.label, ordinal: head.ordinal, seq: head.seq,
-                    isTimer: false, laneIndex: Int32(index), timerSlot: -1), at: found)
+            reserveReady(found + 1)
+            ready[found] = Candidate(
+                lane: lanes[index].name, label: head.label, ordinal: head.ordinal, seq: head.seq, isTimer: false,
+                laneIndex: Int32(index), timerSlot: -1)
             found += 1
         }
-        for slot in due.indices {
-            let timer = due[slot]
-            guard !isBlocked(Int(timer.lane)) else { continue }
-            put(
-                Candidate(
-                    lane: lanes[Int(timer.lane)].name, label: timer.job.label, ordinal: timer.job.ordinal,
-                    seq: timer.job.seq, isTimer: true, laneIndex: timer.lane, timerSlot: Int32(slot)), at: found)
-            found += 1
-        }
-        if candidates.count > found { candidates.removeLast(candidates.count - found) }
+        readyLaneCount = found
+        readyDirty = hasRules
     }
 
-    @inline(__always)
-    private func put(_ candidate: Candidate, at position: Int) {
-        if position < candidates.count {
-            candidates[position] = candidate
-        } else {
-            candidates.append(candidate)
+    private func appendTimerCandidates() -> Int {
+        var found = readyLaneCount
+        for slot in due.indices {
+            let timer = due[slot]
+            guard !hasRules || !isBlocked(Int(timer.lane)) else { continue }
+            reserveReady(found + 1)
+            ready[found] = Candidate(
+                lane: lanes[Int(timer.lane)].name, label: timer.job.label, ordinal: timer.job.ordinal,
+                seq: timer.job.seq, isTimer: true, laneIndex: timer.lane, timerSlot: Int32(slot))
+            found += 1
         }
+        return found
+    }
+
+    /// A job was posted on `lane`: keep the ready list current.
+    @inline(__always)
+    func laneGainedJob(_ lane: Int32) {
+        if hasRules {
+            readyDirty = true
+            return
+        }
+        guard lanes[Int(lane)].queue.count == 1, !readyDirty else { return }
+        // The lane just became ready: insert its head in lane order.
+        reserveReady(readyLaneCount + 1)
+        var position = readyLaneCount
+        while position > 0 && ready[position - 1].laneIndex > lane {
+            ready[position] = ready[position - 1]
+            position -= 1
+        }
+        let head = lanes[Int(lane)].queue.firstMeta
+        ready[position] = Candidate(
+            lane: lanes[Int(lane)].name, label: head.label, ordinal: head.ordinal, seq: head.seq, isTimer: false,
+            laneIndex: lane, timerSlot: -1)
+        readyLaneCount += 1
+    }
+
+    /// Grows the ready buffer to hold at least `needed` candidates.
+    @inline(__always)
+    func reserveReady(_ needed: Int) {
+        if needed > readyCapacity { growReady(needed) }
+    }
+
+    func growReady(_ needed: Int) {
+        let capacity = Swift.max(needed, readyCapacity * 2, 8)
+        let grown = UnsafeMutablePointer<Candidate>.allocate(capacity: capacity)
+        grown.initialize(from: ready, count: readyCapacity)
+        ready.deallocate()
+        ready = grown
+        readyCapacity = capacity
     }
 
     private func isBlocked(_ laneIndex: Int) -> Bool {
@@ -76,41 +125,128 @@ extension Simulation {
         return false
     }
 
-    private func pickCandidate() -> Int {
-        if candidates.count == 1 { return 0 }
+    // MARK: Picking and running
+
+    private func pickCandidate(_ count: Int) -> Int {
         var fifo = 0
-        var continuing: Int?
-        for index in candidates.indices {
-            if candidates[index].seq < candidates[fifo].seq { fifo = index }
-            if !candidates[index].isTimer && candidates[index].laneIndex == previousLaneIndex { continuing = index }
+        let chosen: Int
+        if count == 1 {
+            chosen = 0
+        } else {
+            var fifoSeq = ready[0].seq
+            for index in 1..<count where ready[index].seq < fifoSeq {
+                fifo = index
+                fifoSeq = ready[index].seq
+            }
+            switch fastPick {
+            case .random:
+                chosen = fastRandom.unsafelyUnwrapped.pickIndex(count)
+            case .fifo:
+                chosen = fifo
+            case .general:
+                var continuing: Int?
+                for index in 0..<count where !ready[index].isTimer && ready[index].laneIndex == previousLaneIndex {
+                    continuing = index
+                }
+                let view = ReadySet(
+                    buffer: UnsafeBufferPointer(start: ready, count: count), fifoIndex: fifo,
+                    continuingIndex: continuing, step: steps, symbols: symbols)
+                chosen = strategy.pick(view)
+                precondition(chosen >= 0 && chosen < count, "strategy picked \(chosen) of \(count)")
+            }
+            let taken = ready[chosen]
+            recordDecision(
+                Decision(
+                    kind: .pick, chosen: UInt32(chosen), count: UInt32(count), fallback: UInt32(fifo),
+                    lane: taken.lane, label: taken.label, ordinal: taken.ordinal, afterEvent: eventCount))
         }
-        let ready = ReadySet(
-            candidates: candidates, fifoIndex: fifo, continuingIndex: continuing, step: steps, symbols: symbols)
-        let chosen = strategy.pick(ready)
-        precondition(chosen >= 0 && chosen < candidates.count, "strategy picked \(chosen) of \(candidates.count)")
-        let taken = candidates[chosen]
-        recordDecision(
-            Decision(
-                kind: .pick, chosen: UInt32(chosen), count: UInt32(candidates.count), fallback: UInt32(fifo),
-                lane: taken.lane, label: taken.label, ordinal: taken.ordinal, afterEvent: eventCount))
         return chosen
     }
 
-    private func execute(_ candidate: Candidate) {
-        let job: Job
+    private func execute(_ index: Int) {
+        let candidate = ready[index]
+        let body: () -> Void
+        let label: Symbol
+        let ordinal: UInt32
+        let cause: EventID
         if candidate.isTimer {
-            job = due.remove(at: Int(candidate.timerSlot)).job
+            let job = due.remove(at: Int(candidate.timerSlot)).job
+            (body, label, ordinal, cause) = (job.body, job.label, job.ordinal, job.cause)
         } else {
-            job = lanes[Int(candidate.laneIndex)].queue.removeFirst()
+            let lane = Int(candidate.laneIndex)
+            let meta = lanes[lane].queue.firstMeta
+            body = lanes[lane].queue.takeFirstBody()
+            (label, ordinal, cause) = (meta.label, meta.ordinal, meta.cause)
+            laneLostHead(at: index, lane: lane)
         }
         currentLaneIndex = candidate.laneIndex
-        var fields = EventFields()
-        fields.append(EventField(keyOrdinal, .int(Int64(job.ordinal))))
-        if candidate.isTimer { fields.append(EventField(keyTimer, .bool(true))) }
-        currentJobEvent = emit(kindPick, subject: job.label, fields: fields, cause: job.cause)
-        job.body()
+        currentJobEvent = emitPick(
+            lane: candidate.lane, label: label, ordinal: ordinal, isTimer: candidate.isTimer, cause: cause)
+        body()
         previousLaneIndex = candidate.laneIndex
         currentLaneIndex = -1
         currentJobEvent = 0
     }
+
+    /// The head of the lane listed at `index` was taken: list its next job, or unlist the lane.
+    @inline(__always)
+    private func laneLostHead(at index: Int, lane: Int) {
+        if hasRules || readyDirty {
+            readyDirty = true
+            return
+        }
+        if !lanes[lane].queue.isEmpty {
+            let head = lanes[lane].queue.firstMeta
+            ready[index].label = head.label
+            ready[index].ordinal = head.ordinal
+            ready[index].seq = head.seq
+            return
+        }
+        readyLaneCount -= 1
+        var position = index
+        while position < readyLaneCount {
+            ready[position] = ready[position + 1]
+            position += 1
+        }
+    }
+
+    /// Records a job's `sched.pick` event. The digest is mixed from the parts directly (the same
+    /// words `Digest.mix(_:symbolHash:)` mixes for the event), and the event is only built for a sink
+    /// that keeps it.
+    @inline(__always)
+    private func emitPick(lane: Symbol, label: Symbol, ordinal: UInt32, isTimer: Bool, cause: EventID) -> EventID {
+        eventCount += 1
+        let seq = eventCount
+        let table = symbols
+        digest.mix(seq)
+        digest.mix(UInt64(bitPattern: now))
+        digest.mix(table.contentHash(lane))
+        digest.mix(pickKindHash)
+        digest.mix(table.contentHash(label))
+        digest.mix(cause)
+        digest.mix(ordinalKeyHash)
+        digest.mix(1)
+        digest.mix(UInt64(ordinal))
+        if isTimer {
+            digest.mix(timerKeyHash)
+            digest.mix(3)
+            digest.mix(1)
+        }
+        if !sinkDiscards {
+            var fields = EventFields()
+            fields.append(EventField(keyOrdinal, .int(Int64(ordinal))))
+            if isTimer { fields.append(EventField(keyTimer, .bool(true))) }
+            sink.record(
+                Event(seq: seq, time: now, lane: lane, kind: kindPick, subject: label, fields: fields, cause: cause))
+        }
+        return seq
+    }
+}
+
+/// The built-in strategies the scheduler calls directly, without building a `ReadySet` or going
+/// through the protocol (a pick per step).
+enum FastPick {
+    case random
+    case fifo
+    case general
 }

@@ -26,14 +26,24 @@ public final class Simulation: @unchecked Sendable {
     /// tape lives in its trace turns this off so that memory stays flat however long the run.
     @exclusivity(unchecked) public var retainsTape = true
 
-    @exclusivity(unchecked) var lanes: [LaneState] = []
+    @exclusivity(unchecked) var lanes = LaneTable()
     @exclusivity(unchecked) var laneIndexByName: [Symbol: Int32] = [:]
     @exclusivity(unchecked) var timers = TimerQueue()
     @exclusivity(unchecked) var due: [PendingTimer] = []
     @exclusivity(unchecked) var cancelledTimers: Set<UInt64> = []
     @exclusivity(unchecked) var nextSeq: UInt64 = 0
     @exclusivity(unchecked) var nextTimerID: UInt64 = 1
-    @exclusivity(unchecked) var candidates: [Candidate] = []
+    /// The ready list (see `collectCandidates`): lane heads in lane order, then due timers.
+    @exclusivity(unchecked) var ready: UnsafeMutablePointer<Candidate> = .allocate(capacity: 8)
+    @exclusivity(unchecked) var readyCapacity = 8
+    @exclusivity(unchecked) var readyLaneCount = 0
+    /// The lane part of the ready list must be rebuilt before the next pick.
+    @exclusivity(unchecked) var readyDirty = true
+    /// Some lane has a rule (`rule(_:drainsBefore:)`): readiness then depends on other lanes.
+    @exclusivity(unchecked) var hasRules = false
+    let fastPick: FastPick
+    /// The strategy when it is a `RandomStrategy` (kept alive by `strategy`).
+    unowned(unsafe) let fastRandom: RandomStrategy?
     /// The lane of the job running now, or -1 between jobs.
     @exclusivity(unchecked) public internal(set) var currentLaneIndex: Int32 = -1
     @exclusivity(unchecked) var previousLaneIndex: Int32 = -1
@@ -54,6 +64,9 @@ public final class Simulation: @unchecked Sendable {
     let keyTimer: Symbol
     let keyMessage: Symbol
     let keyTo: Symbol
+    let pickKindHash: UInt64
+    let ordinalKeyHash: UInt64
+    let timerKeyHash: UInt64
 
     public init(
         seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink(), limits: RunLimits = .standard
@@ -74,7 +87,23 @@ public final class Simulation: @unchecked Sendable {
         keyTimer = symbols.intern("timer")
         keyMessage = symbols.intern("message")
         keyTo = symbols.intern("to")
+        pickKindHash = symbols.contentHash(kindPick)
+        ordinalKeyHash = symbols.contentHash(keyOrdinal)
+        timerKeyHash = symbols.contentHash(keyTimer)
+        fastRandom = strategy as? RandomStrategy
+        if fastRandom != nil {
+            fastPick = .random
+        } else if strategy is FIFOStrategy {
+            fastPick = .fifo
+        } else {
+            fastPick = .general
+        }
         strategy.start(seed: seed, symbols: symbols)
+    }
+
+    deinit {
+        ready.deallocate()
+        lanes.destroy()
     }
 
     /// Interns a string for this run (kinds, subjects, labels, field keys).
@@ -98,6 +127,8 @@ public final class Simulation: @unchecked Sendable {
         if !lanes[Int(lane.index)].blockers.contains(first.index) {
             lanes[Int(lane.index)].blockers.append(first.index)
         }
+        hasRules = true
+        readyDirty = true
     }
 
     /// The lane of the job running now (the kernel's own lane between jobs).
@@ -116,11 +147,13 @@ public final class Simulation: @unchecked Sendable {
     }
 
     /// Posts a job at the back of `lane`. Its cause is the last event recorded (or `cause`).
-    public func post(_ lane: LaneID, _ label: Symbol, cause: EventID? = nil, _ body: @escaping () -> Void) {
+    public func post(_ lane: LaneID, _ label: Symbol, cause: EventID? = nil, _ body: __owned @escaping () -> Void) {
         let ordinal = nextOrdinal(lane: lane.index, label: label)
         nextSeq += 1
-        let job = Job(body: body, label: label, ordinal: ordinal, seq: nextSeq, cause: cause ?? eventCount)
-        lanes[Int(lane.index)].queue.append(job)
+        let index = Int(lane.index)
+        lanes[index].queue.append(
+            body, JobMeta(label: label, ordinal: ordinal, seq: nextSeq, cause: cause ?? eventCount))
+        laneGainedJob(lane.index)
     }
 
     /// Posts a job by lane and label names.

@@ -59,7 +59,7 @@ public final class DFSStrategy: Strategy {
         let first = ready.continuingIndex ?? ready.fifoIndex
         var order = [first]
         order.reserveCapacity(ready.count)
-        let bySeq = ready.candidates.indices.sorted { ready.candidates[$0].seq < ready.candidates[$1].seq }
+        let bySeq = ready.indices.sorted { ready[$0].seq < ready[$1].seq }
         for index in bySeq where index != first { order.append(index) }
         return next(count: ready.count, preemptive: ready.continuingIndex != nil, order: order)
     }

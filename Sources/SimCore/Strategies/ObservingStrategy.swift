@@ -35,7 +35,7 @@ public final class ObservingStrategy: Strategy {
 
     public func pick(_ ready: ReadySet) -> Int {
         let chosen = inner.pick(ready)
-        let keys = ready.candidates.map {
+        let keys = ready.indices.map { ready[$0] }.map {
             JobKey(lane: ready.symbols[$0.lane], label: ready.symbols[$0.label], ordinal: $0.ordinal)
         }
         offers.append(

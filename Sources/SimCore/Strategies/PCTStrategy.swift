@@ -39,16 +39,17 @@ public final class PCTStrategy: Strategy {
     public func pick(_ ready: ReadySet) -> Int {
         var best = 0
         var bestPriority = Int.min
-        for (index, candidate) in ready.candidates.enumerated() {
+        for index in ready.indices {
+            let candidate = ready[index]
             let p = priority(of: candidate.lane)
-            if p > bestPriority || (p == bestPriority && candidate.seq < ready.candidates[best].seq) {
+            if p > bestPriority || (p == bestPriority && candidate.seq < ready[best].seq) {
                 best = index
                 bestPriority = p
             }
         }
         while changesMade < changePoints.count && changePoints[changesMade] <= ready.step {
             // Demote the lane about to run, then pick again among the rest.
-            priorities[ready.candidates[best].lane] = depth - 2 - changesMade
+            priorities[ready[best].lane] = depth - 2 - changesMade
             changesMade += 1
             return pick(ready)
         }

@@ -13,6 +13,18 @@ public final class RandomStrategy: Strategy {
 
     public func pick(_ ready: ReadySet) -> Int { random.below(ready.count) }
 
+    /// `pick` without a `ReadySet`, for the scheduler's direct call.
+    /// Spelled out (the same draw as `random.below(count)`) so that it inlines into the scheduler's
+    /// loop: an out-of-line call there costs a retain and release of the strategy per pick.
+    @inline(__always)
+    func pickIndex(_ count: Int) -> Int {
+        random.state &+= 0x9E37_79B9_7F4A_7C15
+        var z = random.state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)).multipliedFullWidth(by: UInt64(count)).high)
+    }
+
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
         return random.below(count)

@@ -43,12 +43,13 @@ public final class ReplayStrategy: Strategy {
         }
         let lane = liveSymbol(wanted.lane)
         let label = liveSymbol(wanted.label)
-        if let lane, let label,
-            let index = ready.candidates.firstIndex(where: {
-                $0.lane == lane && $0.label == label && $0.ordinal == wanted.ordinal
-            })
-        {
-            return index
+        if let lane, let label {
+            for index in ready.indices {
+                let candidate = ready[index]
+                if candidate.lane == lane && candidate.label == label && candidate.ordinal == wanted.ordinal {
+                    return index
+                }
+            }
         }
         let key = JobKey(lane: tape.text(wanted.lane), label: tape.text(wanted.label), ordinal: wanted.ordinal)
         note("decision \(number): job \(key) is not ready; took fifo")

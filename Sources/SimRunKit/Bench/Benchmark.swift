@@ -64,7 +64,7 @@ public struct Benchmark {
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
             case "replay": figures += try replayAndDecodeFigures()
-            case "fuzz": figures.append(fuzzFigure())
+            case "fuzz": figures.append(try fuzzFigure())
             case "until-bug": figures += untilBugFigures()
             default: figures.append(try memoryFigure())
             }

@@ -14,9 +14,9 @@ final class ComparingSink: EventSink {
     private let reader: TraceReader
     @exclusivity(unchecked) private var liveSymbols: [String] = [""]
     @exclusivity(unchecked) private var liveHashes: [UInt64] = [Digest.hash(text: "")]
-    @exclusivity(unchecked) private var recordedHashes: [UInt64] = []
+    /// The recorded event being compared (decoded in place, reused).
+    @exclusivity(unchecked) private var recorded = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
     @exclusivity(unchecked) private var recentLive = RecentEvents(capacity: ComparingSink.context + 1)
-    @exclusivity(unchecked) private var recentRecorded = RecentEvents(capacity: ComparingSink.context + 1)
     @exclusivity(unchecked) private(set) var divergence: Divergence?
     @exclusivity(unchecked) private(set) var readError: TraceError?
     @exclusivity(unchecked) private(set) var compared: UInt64 = 0
@@ -41,70 +41,83 @@ final class ComparingSink: EventSink {
     func record(_ event: Event) {
         guard divergence == nil, readError == nil, !reachedTruncation else { return }
         remember(event, in: &recentLive)
-        guard let recorded = nextRecorded() else {
+        guard readNextRecorded() else {
             if readError == nil && reader.isTruncated {
                 reachedTruncation = true
             } else if readError == nil {
-                diverge(at: event.seq, "the recording ends before this event")
+                diverge(at: event.seq, "the recording ends before this event", liveNow: true, recordedNow: false)
             }
             return
         }
-        remember(recorded, in: &recentRecorded)
-        if liveHash(event) != recordedHash(recorded) {
-            diverge(at: event.seq, "events differ")
-        } else {
+        if matches(event, recorded) {
             compared += 1
+        } else {
+            diverge(at: event.seq, "events differ", liveNow: true, recordedNow: true)
         }
+    }
+
+    /// Whether the live event has the recorded one's content: numbers equal, symbols by their
+    /// text's hash (numbering may differ between the runs). The words a digest would mix, compared
+    /// one by one instead of hashed on both sides.
+    @inline(__always)
+    private func matches(_ live: Event, _ recorded: Event) -> Bool {
+        guard live.seq == recorded.seq, live.time == recorded.time, live.cause == recorded.cause,
+            live.fields.count == recorded.fields.count, same(live.lane, recorded.lane),
+            same(live.kind, recorded.kind), same(live.subject, recorded.subject)
+        else { return false }
+        for index in 0..<live.fields.count {
+            let a = live.fields[index]
+            let b = recorded.fields[index]
+            guard same(a.key, b.key) else { return false }
+            switch (a.value, b.value) {
+            case (.int(let x), .int(let y)): if x != y { return false }
+            case (.bool(let x), .bool(let y)): if x != y { return false }
+            case (.symbol(let x), .symbol(let y)): if !same(x, y) { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+
+    @inline(__always)
+    private func same(_ live: Symbol, _ recorded: Symbol) -> Bool {
+        let index = Int(live.raw)
+        return index < liveHashes.count && liveHashes[index] == reader.contentHash(recorded)
     }
 
     /// After the run: anything left in the recording is a divergence too.
     func finish() {
         guard divergence == nil, readError == nil, !reachedTruncation else { return }
-        if let extra = nextRecorded() {
-            remember(extra, in: &recentRecorded)
-            diverge(at: extra.seq, "the recording continues after the run ended")
+        if readNextRecorded() {
+            diverge(at: recorded.seq, "the recording continues after the run ended", liveNow: false, recordedNow: true)
         }
     }
 
-    private func nextRecorded() -> Event? {
+    /// Decodes the next recorded event into `recorded`; false at the end or on a read error.
+    private func readNextRecorded() -> Bool {
         do {
-            while let record = try reader.next() {
-                if case .event(let event) = record { return event }
-            }
+            return try reader.nextEvent(into: &recorded)
         } catch {
             readError = error
+            return false
         }
-        return nil
     }
 
     private func remember(_ event: Event, in list: inout RecentEvents) {
         list.add(event)
     }
 
-    private func liveHash(_ event: Event) -> UInt64 {
-        var digest = Digest()
-        digest.mix(event) { Int($0.raw) < liveHashes.count ? liveHashes[Int($0.raw)] : 0 }
-        return digest.value
-    }
-
-    private func recordedHash(_ event: Event) -> UInt64 {
-        var digest = Digest()
-        digest.mix(event) { symbol in
-            let index = Int(symbol.raw)
-            while recordedHashes.count <= index {
-                recordedHashes.append(Digest.hash(text: reader.text(Symbol(raw: UInt32(recordedHashes.count)))))
-            }
-            return recordedHashes[index]
-        }
-        return digest.value
-    }
-
-    private func diverge(at seq: UInt64, _ reason: String) {
+    /// Renders the context of the first difference. The recorded side before it is not kept: those
+    /// events matched the live ones word for word (symbols by their text), so they render the same
+    /// from the live side. `liveNow`/`recordedNow`: the current event of that side is part of it.
+    private func diverge(at seq: UInt64, _ reason: String, liveNow: Bool, recordedNow: Bool) {
         let live = EventText { [liveSymbols] in Int($0.raw) < liveSymbols.count ? liveSymbols[Int($0.raw)] : "?" }
-        let recorded = EventText { [reader] in reader.text($0) }
-        divergence = Divergence(
-            recorded: recentRecorded.ordered.map(recorded.line), live: recentLive.ordered.map(live.line), atEvent: seq,
-            reason: reason)
+        let recordedText = EventText { [reader] in reader.text($0) }
+        let liveEvents = recentLive.ordered
+        let matched = liveNow ? Array(liveEvents.dropLast()) : liveEvents
+        var recordedLines = matched.suffix(recordedNow ? Self.context : Self.context + 1).map(live.line)
+        if recordedNow { recordedLines.append(recordedText.line(recorded)) }
+        divergence = Divergence(recorded: recordedLines, live: liveEvents.map(live.line), atEvent: seq, reason: reason)
     }
 }
 

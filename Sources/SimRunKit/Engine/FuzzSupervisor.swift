@@ -90,10 +90,13 @@ struct FuzzSupervisor {
                 if count > 0 {
                     if isStdout {
                         worker.pending += chunk[0..<count]
-                        while let newline = worker.pending.firstIndex(of: 10) {
-                            let line = String(decoding: worker.pending[..<newline], as: UTF8.self)
-                            worker.pending.removeSubrange(...newline)
-                            guard let (seed, signature, digest) = Self.parseFailure(line) else { continue }
+                        // Lines are consumed by index and the consumed prefix dropped once per chunk
+                        // (dropping each line as it was read shifted the rest: quadratic per chunk).
+                        var lineStart = 0
+                        while let newline = worker.pending[lineStart...].firstIndex(of: 10) {
+                            let parsed = Self.parseFailure(worker.pending[lineStart..<newline])
+                            lineStart = newline + 1
+                            guard let (seed, signature, digest) = parsed else { continue }
                             failureCount += 1
                             if !config.keepGoing { board.lowerStopSeed(to: seed) }
                             var entry = failures[signature] ?? Failure(seed: seed, digest: digest, occurrences: 0)
@@ -104,6 +107,7 @@ struct FuzzSupervisor {
                             }
                             failures[signature] = entry
                         }
+                        worker.pending.removeFirst(lineStart)
                     } else {
                         // Keep the tail: the trap message is the last thing a dying worker prints.
                         worker.stderrTail += chunk[0..<count]
@@ -230,11 +234,34 @@ struct FuzzSupervisor {
         return try ChildProcess.spawn(arguments, inherit: [(WorkerChildCommand.boardDescriptor, board.descriptor)])
     }
 
-    private static func parseFailure(_ line: String) -> (UInt64, UInt64, UInt64)? {
-        let parts = line.split(separator: " ")
-        guard parts.count == 5, parts[0] == "fail", let seed = UInt64(parts[2]), let signature = UInt64(parts[3]),
-            let digest = UInt64(parts[4])
-        else { return nil }
-        return (seed, signature, digest)
+    /// Parses `fail <index> <seed> <signature hash> <digest>` from a worker's stdout line, in place
+    /// (no String per line: a worker prints one per failing run).
+    static func parseFailure(_ line: ArraySlice<UInt8>) -> (UInt64, UInt64, UInt64)? {
+        var numbers: [UInt64] = []
+        numbers.reserveCapacity(4)
+        var position = line.startIndex
+        let prefix: [UInt8] = Array("fail".utf8)
+        guard line.count > prefix.count, line.prefix(prefix.count).elementsEqual(prefix) else { return nil }
+        position += prefix.count
+        while position < line.endIndex {
+            guard line[position] == 0x20 else { return nil }
+            position += 1
+            var value: UInt64 = 0
+            var digits = 0
+            while position < line.endIndex, line[position] != 0x20 {
+                let digit = line[position] &- 0x30
+                guard digit < 10 else { return nil }
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(UInt64(digit))
+                guard !o1 && !o2 else { return nil }
+                value = sum
+                digits += 1
+                position += 1
+            }
+            guard digits > 0 else { return nil }
+            numbers.append(value)
+        }
+        guard numbers.count == 4 else { return nil }
+        return (numbers[1], numbers[2], numbers[3])
     }
 }

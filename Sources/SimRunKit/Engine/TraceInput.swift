@@ -21,7 +21,7 @@ public struct TraceInput {
             header = reader.header
             var decisions: [Decision] = []
             var footer: TraceFooter?
-            while let record = try reader.next() {
+            while let record = try reader.nextSkippingEvents() {
                 switch record {
                 case .decision(let decision): decisions.append(decision)
                 case .footer(let found): footer = found
@@ -49,7 +49,8 @@ public struct TraceInput {
             scenario = try catalog.scenario(named: header.scenario)
         } catch {
             throw CommandFailure(
-                ExitStatus.badTrace, "\(path): at byte 0: expected a known scenario (the header names '\(header.scenario)')")
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a known scenario (the header names '\(header.scenario)')")
         }
         let chosen = variant ?? header.variant
         guard scenario.hasVariant(chosen) else {

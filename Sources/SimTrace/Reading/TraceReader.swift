@@ -36,8 +36,15 @@ public final class TraceReader {
     @exclusivity(unchecked) private var frameStreamOffset: UInt64 = 0
     @exclusivity(unchecked) private var frameSize = 0
     @exclusivity(unchecked) private var endedFrame = true
-    @exclusivity(unchecked) private var finished = false
-    @exclusivity(unchecked) private var failure: TraceError?
+    @exclusivity(unchecked) private var finished = false {
+        didSet { stopped = finished || failure != nil }
+    }
+    @exclusivity(unchecked) private var failure: TraceError? {
+        didSet { stopped = finished || failure != nil }
+    }
+    /// `finished || failure != nil`, as one flag the per-event paths test (reading the optional
+    /// error goes through its value witness).
+    @exclusivity(unchecked) private var stopped = false
 
     @exclusivity(unchecked) private var symbolHashes: [UInt64] = [Digest.hash(text: "")]
     @exclusivity(unchecked) private var lastInts: [Int64] = [0]
@@ -142,6 +149,85 @@ public final class TraceReader {
         }
     }
 
+    /// Reads on to the next event and decodes it into `event`, without wrapping it in a
+    /// `TraceRecord` (the fast path for readers that only want events). Decisions, symbols and
+    /// checkpoints on the way are read and checked as `next()` does. False at the end of the trace
+    /// (see `isTruncated` and `footer`); after an error, throws it again.
+    ///
+    /// ```swift
+    /// var event = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
+    /// while try reader.nextEvent(into: &event) { … }
+    /// ```
+    public func nextEvent(into event: inout Event) throws(TraceError) -> Bool {
+        if _slowPath(stopped) {
+            if let failure { throw failure }
+            return false
+        }
+        do {
+            while true {
+                if cursor.position < cursor.end {
+                    let tag = cursor.base[cursor.position]
+                    if tag < RecordTag.eventLimit {
+                        cursor.position += 1
+                        try decodeEvent(tag, into: &event)
+                        return true
+                    }
+                }
+                guard let record = try readRecord() else { return false }
+                if case .event(let decoded) = record {
+                    event = decoded
+                    return true
+                }
+            }
+        } catch {
+            throw remember(error)
+        }
+    }
+
+    /// The next record that is not an event: decisions, checkpoints and the footer, in order. Events
+    /// on the way are decoded and checked but not handed out (for readers that want the schedule).
+    public func nextSkippingEvents() throws(TraceError) -> TraceRecord? {
+        if _slowPath(stopped) {
+            if let failure { throw failure }
+            return nil
+        }
+        var scratch = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
+        do {
+            while true {
+                if cursor.position < cursor.end {
+                    let tag = cursor.base[cursor.position]
+                    if tag < RecordTag.eventLimit {
+                        cursor.position += 1
+                        try decodeEvent(tag, into: &scratch)
+                        continue
+                    }
+                }
+                guard let record = try readRecord() else { return nil }
+                if case .event = record { continue }
+                return record
+            }
+        } catch {
+            throw remember(error)
+        }
+    }
+
+    /// Turns a decoding error into the reader's `TraceError` (with the stream offset) and keeps it.
+    private func remember(_ error: any Error) -> TraceError {
+        let failure: TraceError
+        switch error {
+        case let error as DecodeFailure:
+            failure = TraceError(
+                error.kind, file: name, offset: frameStreamOffset + UInt64(error.position), inDecompressedStream: true,
+                expected: error.expected, detail: error.detail)
+        case let error as TraceError:
+            failure = error
+        default:
+            failure = TraceError(.malformedRecord, file: name, offset: frameStreamOffset, expected: "a record")
+        }
+        self.failure = failure
+        return failure
+    }
+
     private func readRecord() throws -> TraceRecord? {
         while true {
             if cursor.isAtEnd {
@@ -238,26 +324,60 @@ public final class TraceReader {
     }
 
     private func decodeEvent(_ tag: UInt8) throws(DecodeFailure) -> Event {
+        var event = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
+        try decodeEvent(tag, into: &event)
+        return event
+    }
+
+    /// A varint read without bound checks when it is one byte well inside the frame (most are);
+    /// anything else goes through the checked reader, which throws with `what`.
+    @inline(__always)
+    private func quickVarint(_ what: @autoclosure () -> String) throws(DecodeFailure) -> UInt64 {
+        let position = cursor.position
+        if position < cursor.end {
+            let b = cursor.base[position]
+            if b < 0x80 {
+                cursor.position = position + 1
+                return UInt64(b)
+            }
+        }
+        return try cursor.varint(what())
+    }
+
+    @inline(__always)
+    private func quickSigned(_ what: @autoclosure () -> String) throws(DecodeFailure) -> Int64 {
+        let raw = try quickVarint(what())
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    @inline(__always)
+    private func quickSymbol(_ what: String, _ role: String) throws(DecodeFailure) -> Symbol {
+        let at = cursor.position
+        let raw = try quickVarint(what)
+        guard raw < UInt64(symbolHashes.count) else {
+            throw DecodeFailure(position: at, expected: "a defined symbol for \(role)", detail: "id \(raw)")
+        }
+        return Symbol(raw: UInt32(truncatingIfNeeded: raw))
+    }
+
+    /// Decodes the event whose tag was just read into `event` (every stored property is written).
+    @inline(__always)
+    private func decodeEvent(_ tag: UInt8, into event: inout Event) throws(DecodeFailure) {
         let seq = lastSeq &+ 1 &+ seqJump
         seqJump = 0
         var time = previousTime
-        if tag & RecordTag.timeBit != 0 { time = time &+ (try cursor.signed("an event time delta")) }
+        if tag & RecordTag.timeBit != 0 { time = time &+ (try quickSigned("an event time delta")) }
         var lane = previousLane
         var kind = previousKind
         var subject = previousSubject
-        var at = cursor.position
-        if tag & RecordTag.laneBit != 0 { lane = try symbol(cursor.varint("an event lane"), at: at, "a lane") }
-        at = cursor.position
-        if tag & RecordTag.kindBit != 0 { kind = try symbol(cursor.varint("an event kind"), at: at, "a kind") }
-        at = cursor.position
-        if tag & RecordTag.subjectBit != 0 {
-            subject = try symbol(cursor.varint("an event subject"), at: at, "a subject")
-        }
+        if tag & RecordTag.laneBit != 0 { lane = try quickSymbol("an event lane", "a lane") }
+        if tag & RecordTag.kindBit != 0 { kind = try quickSymbol("an event kind", "a kind") }
+        if tag & RecordTag.subjectBit != 0 { subject = try quickSymbol("an event subject", "a subject") }
         var cause: UInt64 = 0
-        if tag & RecordTag.causeBit != 0 { cause = seq &- (try cursor.varint("an event cause")) }
+        if tag & RecordTag.causeBit != 0 { cause = seq &- (try quickVarint("an event cause")) }
         var fieldCount = Int((tag & RecordTag.fieldMask) >> RecordTag.fieldShift)
         if fieldCount == Int(RecordTag.explicitFieldCount) {
-            at = cursor.position
+            let at = cursor.position
             let count = try cursor.varint("an event field count")
             guard count >= 3 && count <= UInt64(EventFields.capacity) else {
                 throw DecodeFailure(
@@ -265,23 +385,26 @@ public final class TraceReader {
             }
             fieldCount = Int(count)
         }
-        var fields = EventFields()
+        event.fields.removeAll()
         for _ in 0..<fieldCount {
-            at = cursor.position
-            let keyAndType = try cursor.varint("a field key")
-            let key = try symbol(keyAndType >> 2, at: at, "a field key")
+            let at = cursor.position
+            let keyAndType = try quickVarint("a field key")
+            guard keyAndType >> 2 < UInt64(symbolHashes.count) else {
+                throw DecodeFailure(
+                    position: at, expected: "a defined symbol for a field key", detail: "id \(keyAndType >> 2)")
+            }
+            let key = Symbol(raw: UInt32(truncatingIfNeeded: keyAndType >> 2))
             switch keyAndType & 3 {
             case FieldTag.int:
-                let value = lastInts[Int(key.raw)] &+ (try cursor.signed("an int field value"))
+                let value = lastInts[Int(key.raw)] &+ (try quickSigned("an int field value"))
                 lastInts[Int(key.raw)] = value
-                fields.append(EventField(key, .int(value)))
+                event.fields.append(EventField(key, .int(value)))
             case FieldTag.symbol:
-                at = cursor.position
-                fields.append(EventField(key, .symbol(try symbol(cursor.varint("a symbol field"), at: at, "a value"))))
+                event.fields.append(EventField(key, .symbol(try quickSymbol("a symbol field", "a value"))))
             case FieldTag.boolFalse:
-                fields.append(EventField(key, .bool(false)))
+                event.fields.append(EventField(key, .bool(false)))
             default:
-                fields.append(EventField(key, .bool(true)))
+                event.fields.append(EventField(key, .bool(true)))
             }
         }
         lastSeq = seq
@@ -290,7 +413,12 @@ public final class TraceReader {
         previousKind = kind
         previousSubject = subject
         eventCount += 1
-        return Event(seq: seq, time: time, lane: lane, kind: kind, subject: subject, fields: fields, cause: cause)
+        event.seq = seq
+        event.time = time
+        event.lane = lane
+        event.kind = kind
+        event.subject = subject
+        event.cause = cause
     }
 
     private func decodeDecision(_ tag: UInt8) throws(DecodeFailure) -> Decision {
