@@ -8,8 +8,14 @@ import Testing
         var times: [Int64] = []
         let sink = MemorySink()
         let result = simulate(sink: sink) { sim in
-            sim.after(.milliseconds(300), "late") { log.append("late"); times.append(sim.now) }
-            sim.after(.milliseconds(100), "early") { log.append("early"); times.append(sim.now) }
+            sim.after(.milliseconds(300), "late") {
+                log.append("late")
+                times.append(sim.now)
+            }
+            sim.after(.milliseconds(100), "early") {
+                log.append("early")
+                times.append(sim.now)
+            }
         }
         #expect(log.entries == ["early", "late"])
         #expect(times == [100_000_000, 300_000_000])
@@ -42,7 +48,9 @@ import Testing
         #expect(orders.count > 1, "same-instant timers must not always fire in FIFO order")
         let fifo = OrderLog()
         _ = simulate { sim in
-            for name in ["a", "b", "c"] { sim.after(.milliseconds(5), on: sim.lane(name), "tick") { fifo.append(name) } }
+            for name in ["a", "b", "c"] {
+                sim.after(.milliseconds(5), on: sim.lane(name), "tick") { fifo.append(name) }
+            }
         }
         #expect(fifo.entries == ["a", "b", "c"])
     }

@@ -57,7 +57,10 @@ import Testing
             var flag = false
             sim.sometimes("flag set") { flag }
             sim.sometimes("never") { false }
-            sim.post(on: "main", "set") { flag = true; sim.reach("marked") }
+            sim.post(on: "main", "set") {
+                flag = true
+                sim.reach("marked")
+            }
         }
         #expect(result.reachedGoals == ["flag set", "marked"])
         #expect(result.goals == ["flag set", "never", "marked"])

@@ -32,7 +32,8 @@ import Testing
         let output = try SimrunProcess.run(["bench", "--quick"], timeout: 300)
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("| figure | value | baseline (same run) | ratio | target | met |"))
-        #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == Self.keys.count + 2)  // header and separator rows
+        // Every figure's row, plus the header and separator rows.
+        #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == Self.keys.count + 2)
     }
 }
 

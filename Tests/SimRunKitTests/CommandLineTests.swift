@@ -91,7 +91,9 @@ func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all)
         let (status, output) = simrun(["replay", path], scenarios: [changed])
         #expect(status == 1)
         #expect(output.contains("DIVERGED"))
-        #expect(output.contains("audit") || output.contains("recording ends"), "the first differing event is shown: \(output)")
+        #expect(
+            output.contains("audit") || output.contains("recording ends"),
+            "the first differing event is shown: \(output)")
     }
 
     @Test func showMarksDeviationsAndTheOracleFailure() throws {

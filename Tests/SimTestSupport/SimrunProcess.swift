@@ -23,11 +23,15 @@ public struct SimrunProcess {
 
     /// Runs `simrun` with `arguments` in `directory` (by default a fresh temporary one, so nothing is
     /// written into the package), with a time limit so that a hang fails the test.
-    public static func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120) throws -> Output {
+    public static func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120) throws
+        -> Output
+    {
         try run(executable: executable, arguments, in: directory, timeout: timeout)
     }
 
-    public static func run(executable: URL, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120)
+    public static func run(
+        executable: URL, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120
+    )
         throws -> Output
     {
         let process = Process()
@@ -73,8 +77,16 @@ public struct SimrunProcess {
 final class LockedData: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
-    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+    func set(_ value: Data) {
+        lock.lock()
+        data = value
+        lock.unlock()
+    }
+    func get() -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
 }
 
 /// A fresh temporary directory for one test.

@@ -87,7 +87,9 @@ extension Simulation {
         for check in oracles.pending {
             if let note = check.check() { pendingNotes.append("\(check.name): \(note)") }
         }
-        if !pendingNotes.isEmpty { return .pending("work still pending at the end: " + pendingNotes.joined(separator: "; ")) }
+        if !pendingNotes.isEmpty {
+            return .pending("work still pending at the end: " + pendingNotes.joined(separator: "; "))
+        }
         for oracle in oracles.atEnd {
             if let message = oracle.check() { return .fail(oracle: oracle.name, message: message) }
         }

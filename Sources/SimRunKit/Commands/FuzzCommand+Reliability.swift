@@ -98,7 +98,8 @@ extension FuzzCommand {
             options: input.header.options.filter { $0.key == "foundAtSeed" }.map { ($0.key, $0.value) } + [
                 ("shrunk", "true")
             ])
-        console.out("  shrunk in \(outcome.runs) runs: \(ShrinkSummary(before: outcome.original, after: recorded).line)")
+        console.out(
+            "  shrunk in \(outcome.runs) runs: \(ShrinkSummary(before: outcome.original, after: recorded).line)")
         return try TraceInput(path: path).footer
     }
 }

@@ -40,7 +40,9 @@ struct FuzzCommand: CatalogCommand {
         let console = context.console
         let config = Fuzzer.Configuration(
             seeds: range, seconds: seconds, jobs: jobs, shard: shardSpec, keepGoing: keepGoing)
-        let span = seconds.map { "for \(EventText.time(Int64($0 * 1e9)))" } ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
+        let span =
+            seconds.map { "for \(EventText.time(Int64($0 * 1e9)))" }
+            ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
         console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
                 + (shard.map { "  shard \($0)" } ?? "") + prefixNote(plan))
@@ -81,7 +83,8 @@ struct FuzzCommand: CatalogCommand {
             recorded = (footer.verdict, footer.eventCount)
         }
         if !FailureSignature(finding.verdict).matches(recorded.verdict) {
-            console.out("  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
+            console.out(
+                "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
         }
         if showTimeline && recorded.eventCount <= 400 {
             do {

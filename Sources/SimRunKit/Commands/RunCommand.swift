@@ -4,7 +4,8 @@ import SimCore
 struct RunCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run one schedule of a scenario.",
-        discussion: "Exit 0 when the oracles hold, 1 when one fails (the trace is written and a replay command printed).")
+        discussion:
+            "Exit 0 when the oracles hold, 1 when one fails (the trace is written and a replay command printed).")
 
     @Argument(help: "The scenario to run (see `simrun list`).") var scenario: String
     @Option(help: "The variant to run (default: the scenario's first).") var variant: String?
@@ -34,7 +35,8 @@ struct RunCommand: CatalogCommand {
         let console = context.console
         console.out(
             "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(result.verdict.isFailure ? "FAIL" : "pass")"
-                + " — \(result.steps) steps, \(result.eventCount) events, \(result.tape.count) decisions, digest \(result.digest)")
+                + " — \(result.steps) steps, \(result.eventCount) events, \(result.tape.count) decisions, digest \(result.digest)"
+        )
         if result.verdict.isFailure { console.out("  \(result.verdict)") }
         if let path {
             console.out("trace: \(path)")

@@ -53,9 +53,10 @@ struct Timeline {
                 let time = EventText.time(event.time).padding(8)
                 let lane = text.text(event.lane).padding(14)
                 if kind == pick {
-                    let ordinal = event.fields.first.map { field -> String in
-                        if case .int(let n) = field.value { return "#\(n)" } else { return "" }
-                    } ?? ""
+                    let ordinal =
+                        event.fields.first.map { field -> String in
+                            if case .int(let n) = field.value { return "#\(n)" } else { return "" }
+                        } ?? ""
                     let timer = event.fields.contains { text.text($0.key) == "timer" } ? " (timer)" : ""
                     console.out("  \(time) \(lane) ▶ \(text.text(event.subject))\(ordinal)\(timer)")
                 } else if kind == "oracle.fail" {

@@ -61,7 +61,8 @@ public struct Fuzzer: Sendable {
     /// distinct, seconds).
     public func run(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void = { _, _, _, _ in }) -> Report {
         if plan.strategy.kind == .dfs { return runExhaustive(progress: progress) }
-        let state = SharedState(goalCount: plan.scenario.run(variant: plan.variant, seed: 0, strategy: FIFOStrategy()).goals.count)
+        let state = SharedState(
+            goalCount: plan.scenario.run(variant: plan.variant, seed: 0, strategy: FIFOStrategy()).goals.count)
         let start = ContinuousClock.now
         let config = configuration
         let deadline = config.seconds.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
@@ -75,7 +76,9 @@ public struct Fuzzer: Sendable {
                 let index = state.nextIndex.add(1, ordering: .relaxed).oldValue
                 let offset = index &* UInt64(config.shard.count) &+ UInt64(config.shard.index)
                 let seed = config.seeds.lowerBound &+ offset
-                if seed < config.seeds.lowerBound || (config.seconds == nil && seed >= config.seeds.upperBound) { break }
+                if seed < config.seeds.lowerBound || (config.seconds == nil && seed >= config.seeds.upperBound) {
+                    break
+                }
                 if state.stopSeed.load(ordering: .relaxed) < seed { break }
                 if let deadline, localRuns % 64 == 0, ContinuousClock.now >= deadline { break }
                 if state.interrupted.load(ordering: .relaxed) || Interruption.isRequested { break }
@@ -94,7 +97,9 @@ public struct Fuzzer: Sendable {
                 if worker == 0, ContinuousClock.now - lastReport > .milliseconds(500) {
                     lastReport = ContinuousClock.now
                     let (failures, distinct) = state.counts()
-                    progress(state.runs.load(ordering: .relaxed) + localRuns, failures, distinct, (ContinuousClock.now - start).seconds)
+                    progress(
+                        state.runs.load(ordering: .relaxed) + localRuns, failures, distinct,
+                        (ContinuousClock.now - start).seconds)
                 }
                 if localRuns % 256 == 0 {
                     state.runs.add(localRuns, ordering: .relaxed)

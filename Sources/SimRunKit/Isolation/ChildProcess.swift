@@ -84,7 +84,7 @@ struct ChildProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
 
         let argv = ([CommandLine.arguments.first ?? "simrun"] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
         var environment = [strdup("SWIFT_BACKTRACE=enable=no")]
         var index = 0
@@ -92,7 +92,7 @@ struct ChildProcess {
             if !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { environment.append(strdup(entry)) }
             index += 1
         }
-        defer { environment.forEach { free($0) } }
+        defer { for pointer in environment { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environment + [nil])
         close(outPipe[1])

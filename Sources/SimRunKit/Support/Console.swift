@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// Results go to stdout, progress and errors to stderr; progress is live only on a terminal.
 public final class Console: Sendable {
@@ -44,14 +45,20 @@ public final class Console: Sendable {
 
     public func out(_ line: String) {
         lock.withLock { live in
-            if live { write(2, "\n"); live = false }
+            if live {
+                write(2, "\n")
+                live = false
+            }
             write(1, line + "\n")
         }
     }
 
     public func err(_ line: String) {
         lock.withLock { live in
-            if live { write(2, "\n"); live = false }
+            if live {
+                write(2, "\n")
+                live = false
+            }
             write(2, line + "\n")
         }
     }
@@ -74,7 +81,10 @@ public final class Console: Sendable {
     /// Ends a live progress line.
     public func endProgress() {
         lock.withLock { live in
-            if live { write(2, "\n"); live = false }
+            if live {
+                write(2, "\n")
+                live = false
+            }
         }
     }
 }
