@@ -111,4 +111,26 @@ func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all)
         #expect(shown.1.contains(" *"), "a decision that departs from fifo is marked")
         #expect(shown.1.contains("verdict: FAIL"))
     }
+
+    @Test func distinctFailuresOfOneOracleAreSavedUnderDistinctNames() throws {
+        // One oracle, two message shapes: both findings must be kept, neither overwriting the other.
+        let twoWays = Scenario(name: "two-ways", summary: "fails two ways", variants: [.init("buggy", "")]) {
+            simulation, _ in
+            simulation.post(on: "main", "decide") {
+                let way = simulation.choose(3, "way")
+                if way > 0 { simulation.fail("same-oracle", way == 1 ? "went left" : "went right") }
+            }
+        }
+        let directory = try makeTemporaryDirectory()
+        let (status, output) = simrun(
+            [
+                "fuzz", "two-ways", "--strategy", "random", "--seeds", "0..<50", "--keep-going", "--no-show", "--out",
+                directory.path,
+            ], scenarios: [twoWays])
+        #expect(status == 1)
+        let saved = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".simtrace")
+        }
+        #expect(saved.count == 2, "\(saved) — \(output)")
+    }
 }

@@ -50,12 +50,17 @@ struct FuzzCommand: CatalogCommand {
         let report = outcome.report
         console.endProgress()
         var shownTimeline = noShow
+        var oracleCounts: [String: Int] = [:]
         for finding in report.findings {
+            // Distinct failures of one oracle (other message shapes) get -2, -3, … so none overwrites another.
+            let seen = (oracleCounts[finding.signature.oracle] ?? 0) + 1
+            oracleCounts[finding.signature.oracle] = seen
             if outcome.nondeterministic.contains(finding.seed) {
                 console.out("NONDETERMINISTIC: seed \(finding.seed) ran differently in this process than in its worker")
             }
             try reportFinding(
-                finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted)
+                finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted,
+                suffix: seen == 1 ? "" : "-\(seen)")
             shownTimeline = true
         }
         for (number, crash) in outcome.crashes.enumerated() {
@@ -68,12 +73,13 @@ struct FuzzCommand: CatalogCommand {
     }
 
     private func reportFinding(
-        _ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool, shrink: Bool
+        _ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool, shrink: Bool,
+        suffix: String
     ) throws(CommandFailure) {
         let console = context.console
         console.out("FAIL at seed \(finding.seed): \(finding.verdict)")
         try ensureDirectory(out)
-        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle)).simtrace"
+        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle))\(suffix).simtrace"
         // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
         let found = try Recorder.record(
             plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: path,
