@@ -6,8 +6,10 @@ import SimCore
 #endif
 
 /// `simrun _worker`: one fuzz worker process. It runs every `--stride`-th seed index from
-/// `--first-index`, publishes the run in flight on the shared board (fd 3), and prints one line per
-/// failure: `fail <index> <seed> <signature hash> <digest>`. Hidden: only `FuzzSupervisor` runs it.
+/// `--first-index`, and publishes on the shared board (fd 3) the run in flight, the runs done and the
+/// failures found (a slot per distinct failure: its signature, first seed, digest and occurrences).
+/// Only a failure whose signature finds no free slot is printed, as a line
+/// `fail <index> <seed> <signature hash> <digest>`. Hidden: only `FuzzSupervisor` runs it.
 struct WorkerChildCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "_worker", abstract: "Run fuzz seeds for a parent process (internal).", shouldDisplay: false)
@@ -29,6 +31,7 @@ struct WorkerChildCommand: CatalogCommand {
     @Flag var keepGoing = false
     @Option(help: "A trace whose first --keep decisions every run follows (fuzz --from).") var from: String?
     @Option var keep: Int = 0
+    @Option(help: "The plan's step estimate, learned by the parent (no probe run here).") var estimatedSteps: Int?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // Stop when the parent is gone (a SIGKILL of `simrun fuzz` leaves no orphan running seeds);
@@ -39,11 +42,15 @@ struct WorkerChildCommand: CatalogCommand {
         let board = try WorkerBoard.attach(descriptor: Self.boardDescriptor, workers: workers, goals: goals)
         let found = try context.catalog.scenario(named: scenario)
         let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
-        var plan = RunPlan(scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: spec)
+        let chosen = try context.catalog.variant(variant, of: found)
+        var plan =
+            estimatedSteps.map { RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0) }
+            ?? RunPlan(scenario: found, variant: chosen, strategy: spec)
         if let from {
             plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
         }
         let strategyObject = plan.makeStrategy()
+        var slots = FailureSlots(board: board, worker: worker)
         var index = firstIndex
         while true {
             let seed = lower &+ (index &* UInt64(shardCount) &+ UInt64(shardIndex))
@@ -59,7 +66,9 @@ struct WorkerChildCommand: CatalogCommand {
             if result.verdict.isFailure {
                 if !keepGoing { board.lowerStopSeed(to: seed) }
                 let signature = Digest.hash(text: FailureSignature(result.verdict).description)
-                context.console.out("fail \(index) \(seed) \(signature) \(result.digest.value)")
+                let onBoard = slots.record(
+                    on: board, worker: worker, signature: signature, seed: seed, digest: result.digest.value)
+                if !onBoard { context.console.out("fail \(index) \(seed) \(signature) \(result.digest.value)") }
             }
             let (next, overflow) = index.addingReportingOverflow(UInt64(workers))
             if overflow { break }

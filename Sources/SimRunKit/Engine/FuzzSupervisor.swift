@@ -48,13 +48,14 @@ struct FuzzSupervisor {
 
     func run(progress: (Int, Int, Int, Double) -> Void) throws(CommandFailure) -> Outcome {
         let config = configuration
-        let goalNames = plan.scenario.run(variant: plan.variant, seed: 0, strategy: FIFOStrategy()).goals
+        let goalNames = plan.goals()
         let board = try WorkerBoard.create(workers: config.jobs, goals: goalNames.count)
         defer { close(board.descriptor) }
         let start = ContinuousClock.now
         let deadline = config.seconds.map { start + .milliseconds(Int64($0 * 1000)) }
-        var failures: [UInt64: Failure] = [:]  // by signature hash
-        var failureCount = 0
+        // Failures printed by a worker whose board slots were full (by signature hash); the rest are
+        // on the board, read at the end.
+        var printed: [UInt64: Failure] = [:]
         var crashes: [String: Crash] = [:]  // by signature
         var crashedRuns = 0
         var workers: [Worker?] = []
@@ -97,15 +98,9 @@ struct FuzzSupervisor {
                             let parsed = Self.parseFailure(worker.pending[lineStart..<newline])
                             lineStart = newline + 1
                             guard let (seed, signature, digest) = parsed else { continue }
-                            failureCount += 1
                             if !config.keepGoing { board.lowerStopSeed(to: seed) }
-                            var entry = failures[signature] ?? Failure(seed: seed, digest: digest, occurrences: 0)
-                            entry.occurrences += 1
-                            if seed <= entry.seed {
-                                entry.seed = seed
-                                entry.digest = digest
-                            }
-                            failures[signature] = entry
+                            Self.merge(
+                                Failure(seed: seed, digest: digest, occurrences: 1), as: signature, into: &printed)
                         }
                         worker.pending.removeFirst(lineStart)
                     } else {
@@ -138,7 +133,6 @@ struct FuzzSupervisor {
                 let seed = seedFor(index)
                 let message = ChildProcess.trapMessage(in: stderr) ?? "the model \(termination)"
                 crashedRuns += 1
-                failureCount += 1
                 let key = FailureSignature(.crashed(message)).description
                 var crash = crashes[key] ?? Crash(seed: seed, message: message, occurrences: 0)
                 crash.occurrences += 1
@@ -156,14 +150,43 @@ struct FuzzSupervisor {
             if ContinuousClock.now - lastReport > .milliseconds(500) {
                 lastReport = ContinuousClock.now
                 progress(
-                    board.totalRuns + crashedRuns, failureCount, failures.count + crashes.count,
+                    board.totalRuns + crashedRuns, board.totalFailures + crashedRuns,
+                    Self.failures(on: board, printed: printed).count + crashes.count,
                     (ContinuousClock.now - start).seconds)
             }
         }
         let seconds = (ContinuousClock.now - start).seconds
         return assemble(
-            failures: failures, failureCount: failureCount, crashes: Array(crashes.values), board: board,
+            failures: Self.failures(on: board, printed: printed), failureCount: board.totalFailures + crashedRuns,
+            crashes: Array(crashes.values), board: board,
             runs: board.totalRuns + crashedRuns, goalNames: goalNames, seconds: seconds, interrupted: interrupted)
+    }
+
+    /// Adds `failure` to its signature's entry: occurrences summed, the lowest seed (and its digest) kept.
+    private static func merge(_ failure: Failure, as signature: UInt64, into table: inout [UInt64: Failure]) {
+        guard var entry = table[signature] else {
+            table[signature] = failure
+            return
+        }
+        entry.occurrences += failure.occurrences
+        if failure.seed <= entry.seed {
+            entry.seed = failure.seed
+            entry.digest = failure.digest
+        }
+        table[signature] = entry
+    }
+
+    /// The distinct failures of every worker's board slots and of the printed lines, merged.
+    private static func failures(on board: WorkerBoard, printed: [UInt64: Failure]) -> [UInt64: Failure] {
+        var table = printed
+        for worker in 0..<board.workers {
+            for slot in board.failureSlots(worker) {
+                merge(
+                    Failure(seed: slot.seed, digest: slot.digest, occurrences: slot.occurrences), as: slot.signature,
+                    into: &table)
+            }
+        }
+        return table
     }
 
     /// Re-runs each distinct failure's lowest seed here (a second process), for its tape and verdict.
@@ -216,6 +239,7 @@ struct FuzzSupervisor {
             "_worker", plan.scenario.name, "--variant", plan.variant, "--strategy", strategy,
             "--worker", String(w), "--workers", String(config.jobs), "--goals", String(board.goals),
             "--first-index", String(firstIndex), "--lower", String(config.seeds.lowerBound),
+            "--estimated-steps", String(plan.estimatedSteps),
             "--shard-index", String(config.shard.index), "--shard-count", String(config.shard.count),
         ]
         if let deadline {
