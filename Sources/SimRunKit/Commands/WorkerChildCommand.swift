@@ -5,8 +5,9 @@ import SimCore
     import Glibc
 #endif
 
-/// `simrun _worker`: one fuzz worker process. It runs every `--stride`-th seed index from
-/// `--first-index`, and publishes on the shared board (fd 3) the run in flight, the runs done and the
+/// `simrun _worker`: one fuzz worker process. It runs the seed indices `--first-index..<--chunk-end`
+/// (the rest of a chunk whose worker died) if given, then chunks it claims from the board's shared
+/// counter, and publishes on the shared board (fd 3) the run in flight, the runs done and the
 /// failures found (a slot per distinct failure: its signature, first seed, digest and occurrences).
 /// Only a failure whose signature finds no free slot is printed, as a line
 /// `fail <index> <seed> <signature hash> <digest>`. Hidden: only `FuzzSupervisor` runs it.
@@ -22,7 +23,8 @@ struct WorkerChildCommand: CatalogCommand {
     @Option var worker: Int
     @Option var workers: Int
     @Option var goals: Int
-    @Option var firstIndex: UInt64
+    @Option var firstIndex: UInt64?
+    @Option var chunkEnd: UInt64?
     @Option var lower: UInt64
     @Option var upper: UInt64?
     @Option(help: "Stop after this many milliseconds.") var milliseconds: Int64?
@@ -51,8 +53,19 @@ struct WorkerChildCommand: CatalogCommand {
         }
         let strategyObject = plan.makeStrategy()
         var slots = FailureSlots(board: board, worker: worker)
-        var index = firstIndex
+        // The rest of a dead worker's chunk first, when resuming; then chunks from the board.
+        var index: UInt64 = 0
+        var end: UInt64 = 0
+        if let firstIndex, let chunkEnd, firstIndex < chunkEnd {
+            index = firstIndex
+            end = chunkEnd
+        }
         while true {
+            if index >= end {
+                guard let claimed = board.claimChunk(worker) else { break }
+                index = claimed.lowerBound
+                end = claimed.upperBound
+            }
             let seed = lower &+ (index &* UInt64(shardCount) &+ UInt64(shardIndex))
             if seed < lower || upper.map({ seed >= $0 }) == true { break }
             if board.stopSeed < seed || board.isInterrupted { break }
@@ -70,9 +83,7 @@ struct WorkerChildCommand: CatalogCommand {
                     on: board, worker: worker, signature: signature, seed: seed, digest: result.digest.value)
                 if !onBoard { context.console.out("fail \(index) \(seed) \(signature) \(result.digest.value)") }
             }
-            let (next, overflow) = index.addingReportingOverflow(UInt64(workers))
-            if overflow { break }
-            index = next
+            index += 1
         }
         board.setInFlight(worker, nil)
         return ExitStatus.ok

@@ -5,9 +5,10 @@ import SimCore
 #endif
 
 /// Runs a fuzz campaign in worker processes (`simrun _worker`), so that a model that traps ends one
-/// worker, not the campaign. Worker `w` of `n` runs seed indices `w, w+n, w+2n, …` in process with no
-/// system call per run; when one dies, the board says which seed it was running, that seed becomes a
-/// `crashed` finding, and a new worker carries on after it.
+/// worker, not the campaign. Workers claim chunks of seed indices from the shared board and run them
+/// in process with no system call per run (a worker with less of the machine takes fewer chunks);
+/// when one dies, the board says which seed it was running, that seed becomes a `crashed` finding,
+/// and a new worker finishes the rest of its chunk, then claims more.
 ///
 /// The outcome matches the in-process `Fuzzer`: the same seeds run, and without `keepGoing` the
 /// campaign reports the failure (or crash) with the lowest seed, whatever `jobs` is.
@@ -60,7 +61,7 @@ struct FuzzSupervisor {
         var crashedRuns = 0
         var workers: [Worker?] = []
         for w in 0..<config.jobs {
-            workers.append(Worker(child: try spawnWorker(w, firstIndex: UInt64(w), board: board, deadline: deadline)))
+            workers.append(Worker(child: try spawnWorker(w, resume: nil, board: board, deadline: deadline)))
         }
         var lastReport = start
         var interrupted = false
@@ -142,9 +143,11 @@ struct FuzzSupervisor {
                 }
                 crashes[key] = crash
                 if !config.keepGoing { board.lowerStopSeed(to: seed) }
-                let (next, overflow) = index.addingReportingOverflow(UInt64(config.jobs))
-                if !overflow && !interrupted {
-                    workers[w] = Worker(child: try spawnWorker(w, firstIndex: next, board: board, deadline: deadline))
+                if !interrupted {
+                    // The replacement finishes the dead worker's chunk, then claims new ones.
+                    let end = board.chunkEnd(w)
+                    let resume = index + 1 < end ? (index + 1)..<end : nil
+                    workers[w] = Worker(child: try spawnWorker(w, resume: resume, board: board, deadline: deadline))
                 }
             }
             if ContinuousClock.now - lastReport > .milliseconds(500) {
@@ -231,14 +234,14 @@ struct FuzzSupervisor {
             &+ (index &* UInt64(configuration.shard.count) &+ UInt64(configuration.shard.index))
     }
 
-    private func spawnWorker(_ w: Int, firstIndex: UInt64, board: WorkerBoard, deadline: ContinuousClock.Instant?)
-        throws(CommandFailure) -> ChildProcess
-    {
+    private func spawnWorker(
+        _ w: Int, resume: Range<UInt64>?, board: WorkerBoard, deadline: ContinuousClock.Instant?
+    ) throws(CommandFailure) -> ChildProcess {
         let config = configuration
         var arguments = [
             "_worker", plan.scenario.name, "--variant", plan.variant, "--strategy", strategy,
             "--worker", String(w), "--workers", String(config.jobs), "--goals", String(board.goals),
-            "--first-index", String(firstIndex), "--lower", String(config.seeds.lowerBound),
+            "--lower", String(config.seeds.lowerBound),
             "--estimated-steps", String(plan.estimatedSteps),
             "--shard-index", String(config.shard.index), "--shard-count", String(config.shard.count),
         ]
@@ -250,6 +253,9 @@ struct FuzzSupervisor {
             ]
         } else {
             arguments += ["--upper", String(config.seeds.upperBound)]
+        }
+        if let resume {
+            arguments += ["--first-index", String(resume.lowerBound), "--chunk-end", String(resume.upperBound)]
         }
         if config.keepGoing { arguments.append("--keep-going") }
         if let prefix = plan.prefix, let source = prefix.source {

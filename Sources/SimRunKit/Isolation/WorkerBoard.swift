@@ -15,8 +15,12 @@ import Synchronization
 /// fail). Each worker's words start on their own cache line (two workers updating one line made it
 /// bounce between the cores on every run).
 ///
-/// Worker words: in flight (index + 1, 0 = none), runs, failures, failure slots used, the goal
-/// counts, then `failureSlots` slots of (signature hash, first seed, its digest, occurrences).
+/// Seed indices are handed out in chunks from one shared counter, so a worker that gets less of
+/// the machine (two shared cores) takes fewer chunks instead of holding the campaign up.
+///
+/// Header words: stop line, interrupt flag, next unclaimed seed index. Worker words: in flight
+/// (index + 1, 0 = none), runs, failures, failure slots used, the end of its current chunk, the
+/// goal counts, then `failureSlots` slots of (signature hash, first seed, its digest, occurrences).
 final class WorkerBoard: @unchecked Sendable {
     /// The file descriptor children inherit (mapped again on their side).
     let descriptor: Int32
@@ -30,7 +34,7 @@ final class WorkerBoard: @unchecked Sendable {
     /// Words before the first worker's: stop line and interrupt flag, padded to a cache line.
     private static let header = 8
     private static let slotWords = 4
-    private static let goalBase = 4
+    private static let goalBase = 5
     private let stride: Int
     private var slotBase: Int { Self.goalBase + goals }
 
@@ -85,6 +89,22 @@ final class WorkerBoard: @unchecked Sendable {
             current = original
         }
     }
+
+    /// Seed indices a worker takes at a time (one atomic add per chunk).
+    static let chunk: UInt64 = 64
+
+    /// Claims the next chunk of seed indices for worker `w` and records where it ends (so that a
+    /// replacement for a worker that died can finish it); nil when the index space is used up.
+    func claimChunk(_ worker: Int) -> Range<UInt64>? {
+        let start = words[2].wrappingAdd(Self.chunk, ordering: .relaxed).oldValue
+        let (end, overflow) = start.addingReportingOverflow(Self.chunk)
+        guard !overflow else { return nil }
+        words[Self.header + worker * stride + 4].store(end, ordering: .relaxed)
+        return start..<end
+    }
+
+    /// The end of worker `w`'s current chunk (exclusive).
+    func chunkEnd(_ worker: Int) -> UInt64 { words[Self.header + worker * stride + 4].load(ordering: .relaxed) }
 
     var isInterrupted: Bool { words[1].load(ordering: .relaxed) != 0 }
     func interrupt() { words[1].store(1, ordering: .relaxed) }
