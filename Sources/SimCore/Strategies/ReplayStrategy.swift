@@ -1,8 +1,13 @@
 /// Follows a recorded tape. Picks are matched by job identity (lane, label, ordinal), so the tape
 /// still drives a run whose code added or removed unrelated jobs; where it cannot be followed the
 /// strategy takes the `fifo` default and says so in `notes`.
+///
+/// The decisions come from a `Tape` in memory, or from a `DecisionSource` read as the run asks for
+/// them (`init(source:)`: one run only, since the source is consumed).
 public final class ReplayStrategy: Strategy {
+    /// The schedule followed (empty for a strategy reading a `DecisionSource`).
     public let tape: Tape
+    private let source: (any DecisionSource)?
     @exclusivity(unchecked) private var position = 0
     @exclusivity(unchecked) private var symbols = SymbolTable()
     /// Tape symbol number -> this run's symbol (raw + 1; 0 = not resolved yet). A string lookup per
@@ -13,7 +18,16 @@ public final class ReplayStrategy: Strategy {
     /// Decisions of the tape consumed by the last run.
     public var consumed: Int { position }
 
-    public init(tape: Tape) { self.tape = tape }
+    public init(tape: Tape) {
+        self.tape = tape
+        source = nil
+    }
+
+    /// Follows the decisions `source` hands out, in order; for one run.
+    public init(source: any DecisionSource) {
+        tape = Tape()
+        self.source = source
+    }
 
     public var description: String { "replay" }
 
@@ -28,13 +42,24 @@ public final class ReplayStrategy: Strategy {
         if notes.count < 20 { notes.append(text) }
     }
 
+    /// The next decision to follow, or nil when the schedule has none left.
+    @inline(__always)
+    private func nextWanted() -> Decision? {
+        if let source { return source.nextDecision() }
+        return position < tape.decisions.count ? tape.decisions[position] : nil
+    }
+
+    private func text(_ symbol: Symbol) -> String {
+        if let source { return source.text(symbol) }
+        return tape.text(symbol)
+    }
+
     public func pick(_ ready: ReadySet) -> Int {
-        guard position < tape.decisions.count else {
+        guard let wanted = nextWanted() else {
             note("tape ended at decision \(position); following fifo from here")
             position += 1
             return ready.fifoIndex
         }
-        let wanted = tape.decisions[position]
         let number = position
         position += 1
         guard wanted.kind == .pick else {
@@ -51,27 +76,30 @@ public final class ReplayStrategy: Strategy {
                 }
             }
         }
-        let key = JobKey(lane: tape.text(wanted.lane), label: tape.text(wanted.label), ordinal: wanted.ordinal)
+        let key = JobKey(lane: text(wanted.lane), label: text(wanted.label), ordinal: wanted.ordinal)
         note("decision \(number): job \(key) is not ready; took fifo")
         return ready.fifoIndex
     }
 
     private func liveSymbol(_ symbol: Symbol) -> Symbol? {
         let index = Int(symbol.raw)
-        guard index < resolved.count else { return symbols.lookup(tape.text(symbol)) }
+        if index >= resolved.count {
+            // A source defines its symbols as it goes; a tape's are all known up front.
+            guard source != nil, index < 1 << 24 else { return symbols.lookup(text(symbol)) }
+            resolved += repeatElement(0, count: index + 1 - resolved.count)
+        }
         if resolved[index] != 0 { return Symbol(raw: resolved[index] - 1) }
-        guard let found = symbols.lookup(tape.text(symbol)) else { return nil }
+        guard let found = symbols.lookup(text(symbol)) else { return nil }
         resolved[index] = found.raw + 1
         return found
     }
 
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
-        guard position < tape.decisions.count else {
+        guard let wanted = nextWanted() else {
             note("tape ended at decision \(position); taking defaults from here")
             position += 1
             return 0
         }
-        let wanted = tape.decisions[position]
         let number = position
         position += 1
         guard wanted.kind == kind, Int(wanted.chosen) < count else {
@@ -83,6 +111,7 @@ public final class ReplayStrategy: Strategy {
         return Int(wanted.chosen)
     }
 
-    /// True when the last run consumed the whole tape and never departed from it.
-    public var followedExactly: Bool { notes.isEmpty && position == tape.decisions.count }
+    /// True when the last run consumed the whole tape and never departed from it. (For a source:
+    /// never departed from it; whether decisions remain unread is the source's to tell.)
+    public var followedExactly: Bool { notes.isEmpty && (source != nil || position == tape.decisions.count) }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimTrace
 
 struct ReplayCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
@@ -14,6 +15,32 @@ struct ReplayCommand: CatalogCommand {
     @Option(help: "Replay the schedule on this variant instead (e.g. fixed).") var variant: String?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let console = context.console
+        // The common case, a trace replayed on its own variant, reads the file once: the header
+        // here, then the schedule and the events together. Only when the last frame shows a run
+        // that did not crash (a crashing schedule must run in a child) — or when another variant
+        // asks for the verdict only — is the trace loaded first.
+        if variant == nil, case let ending = TraceEnding.read(path: trace), ending != .unknown {
+            if case .footer(let footer) = ending, case .crashed = footer.verdict {
+                return try replayLoaded(context)
+            }
+            let reader: TraceReader
+            do {
+                reader = try TraceReader(path: trace)
+            } catch {
+                throw TraceInput.failure(error)
+            }
+            let plan = try TraceInput.plan(for: reader.header, path: trace, in: context.catalog, variant: nil)
+            let outcome = try TraceReplayer.replayComparing(reading: reader, path: trace, plan: plan)
+            return report(
+                outcome, header: reader.header, plan: plan, footer: outcome.recordedFooter,
+                isTruncated: outcome.recordingIsTruncated, console: console)
+        }
+        return try replayLoaded(context)
+    }
+
+    /// Loads the trace's schedule first (`TraceInput`), then replays.
+    private func replayLoaded(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let input = try TraceInput(path: trace)
         let console = context.console
         let onOther = variant != nil && variant != input.header.variant
@@ -23,8 +50,8 @@ struct ReplayCommand: CatalogCommand {
         }
         let replayer = TraceReplayer(input: input, plan: plan)
         let title = "\(input.header.scenario)/\(plan.variant) seed \(input.header.seed)"
-        if input.isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
         if onOther {
+            if input.isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
             let outcome = replayer.replayForVerdict()
             for note in outcome.notes { console.out("  note: \(note)") }
             console.out(
@@ -33,19 +60,31 @@ struct ReplayCommand: CatalogCommand {
             return outcome.result.verdict.isFailure ? ExitStatus.failure : ExitStatus.ok
         }
         let outcome = try replayer.replayComparing()
+        return report(
+            outcome, header: input.header, plan: plan, footer: input.footer, isTruncated: input.isTruncated,
+            console: console)
+    }
+
+    /// Prints a comparing replay's result; its exit status.
+    private func report(
+        _ outcome: TraceReplayer.Outcome, header: TraceHeader, plan: RunPlan, footer: TraceFooter?, isTruncated: Bool,
+        console: Console
+    ) -> Int32 {
+        let title = "\(header.scenario)/\(plan.variant) seed \(header.seed)"
+        if isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
         if let divergence = outcome.divergence {
             console.out("\(title): DIVERGED")
             for line in divergence { console.out(line) }
             for note in outcome.notes { console.out("  note: \(note)") }
             return ExitStatus.failure
         }
-        if outcome.reachedTruncation || input.isTruncated {
+        if outcome.reachedTruncation || isTruncated {
             console.out(
                 "\(title): identical up to the truncation point — \(outcome.eventsCompared) events; the recording ends there, the replay went on to \(outcome.result.eventCount) events, verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass")"
             )
             return ExitStatus.ok
         }
-        let recordedVerdict = input.footer.map { "\($0.verdict)" } ?? "none (truncated)"
+        let recordedVerdict = footer.map { "\($0.verdict)" } ?? "none (truncated)"
         console.out(
             "\(title): identical — \(outcome.eventsCompared) events, digest \(outcome.result.digest); verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass") (recorded: \(recordedVerdict))"
         )

@@ -5,9 +5,12 @@ import SimCore
     import Glibc
 #endif
 
-/// `simrun _worker`: one fuzz worker process. It runs every `--stride`-th seed index from
-/// `--first-index`, publishes the run in flight on the shared board (fd 3), and prints one line per
-/// failure: `fail <index> <seed> <signature hash> <digest>`. Hidden: only `FuzzSupervisor` runs it.
+/// `simrun _worker`: one fuzz worker process. It runs the seed indices `--first-index..<--chunk-end`
+/// (the rest of a chunk whose worker died) if given, then chunks it claims from the board's shared
+/// counter, and publishes on the shared board (fd 3) the run in flight, the runs done and the
+/// failures found (a slot per distinct failure: its signature, first seed, digest and occurrences).
+/// Only a failure whose signature finds no free slot is printed, as a line
+/// `fail <index> <seed> <signature hash> <digest>`. Hidden: only `FuzzSupervisor` runs it.
 struct WorkerChildCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "_worker", abstract: "Run fuzz seeds for a parent process (internal).", shouldDisplay: false)
@@ -20,7 +23,8 @@ struct WorkerChildCommand: CatalogCommand {
     @Option var worker: Int
     @Option var workers: Int
     @Option var goals: Int
-    @Option var firstIndex: UInt64
+    @Option var firstIndex: UInt64?
+    @Option var chunkEnd: UInt64?
     @Option var lower: UInt64
     @Option var upper: UInt64?
     @Option(help: "Stop after this many milliseconds.") var milliseconds: Int64?
@@ -29,6 +33,7 @@ struct WorkerChildCommand: CatalogCommand {
     @Flag var keepGoing = false
     @Option(help: "A trace whose first --keep decisions every run follows (fuzz --from).") var from: String?
     @Option var keep: Int = 0
+    @Option(help: "The plan's step estimate, learned by the parent (no probe run here).") var estimatedSteps: Int?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // Stop when the parent is gone (a SIGKILL of `simrun fuzz` leaves no orphan running seeds);
@@ -39,13 +44,28 @@ struct WorkerChildCommand: CatalogCommand {
         let board = try WorkerBoard.attach(descriptor: Self.boardDescriptor, workers: workers, goals: goals)
         let found = try context.catalog.scenario(named: scenario)
         let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
-        var plan = RunPlan(scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: spec)
+        let chosen = try context.catalog.variant(variant, of: found)
+        var plan =
+            estimatedSteps.map { RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0) }
+            ?? RunPlan(scenario: found, variant: chosen, strategy: spec)
         if let from {
             plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
         }
         let strategyObject = plan.makeStrategy()
-        var index = firstIndex
+        var slots = FailureSlots(board: board, worker: worker)
+        // The rest of a dead worker's chunk first, when resuming; then chunks from the board.
+        var index: UInt64 = 0
+        var end: UInt64 = 0
+        if let firstIndex, let chunkEnd, firstIndex < chunkEnd {
+            index = firstIndex
+            end = chunkEnd
+        }
         while true {
+            if index >= end {
+                guard let claimed = board.claimChunk(worker) else { break }
+                index = claimed.lowerBound
+                end = claimed.upperBound
+            }
             let seed = lower &+ (index &* UInt64(shardCount) &+ UInt64(shardIndex))
             if seed < lower || upper.map({ seed >= $0 }) == true { break }
             if board.stopSeed < seed || board.isInterrupted { break }
@@ -59,11 +79,11 @@ struct WorkerChildCommand: CatalogCommand {
             if result.verdict.isFailure {
                 if !keepGoing { board.lowerStopSeed(to: seed) }
                 let signature = Digest.hash(text: FailureSignature(result.verdict).description)
-                context.console.out("fail \(index) \(seed) \(signature) \(result.digest.value)")
+                let onBoard = slots.record(
+                    on: board, worker: worker, signature: signature, seed: seed, digest: result.digest.value)
+                if !onBoard { context.console.out("fail \(index) \(seed) \(signature) \(result.digest.value)") }
             }
-            let (next, overflow) = index.addingReportingOverflow(UInt64(workers))
-            if overflow { break }
-            index = next
+            index += 1
         }
         board.setInFlight(worker, nil)
         return ExitStatus.ok

@@ -3,6 +3,9 @@ import SimTrace
 
 /// Compares a live run's events, one by one, with a recorded trace streamed from disk (memory stays
 /// bounded whatever the length). Remembers the first difference with a few events of context.
+///
+/// The recorded events come from a `TraceStream`, which the replay strategy reads its decisions
+/// from too: one pass over the file.
 final class ComparingSink: EventSink {
     struct Divergence {
         var recorded: [String]
@@ -11,6 +14,7 @@ final class ComparingSink: EventSink {
         var reason: String
     }
 
+    private let stream: TraceStream
     private let reader: TraceReader
     @exclusivity(unchecked) private var liveSymbols: [String] = [""]
     @exclusivity(unchecked) private var liveHashes: [UInt64] = [Digest.hash(text: "")]
@@ -18,14 +22,18 @@ final class ComparingSink: EventSink {
     @exclusivity(unchecked) private var recorded = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
     @exclusivity(unchecked) private var recentLive = RecentEvents(capacity: ComparingSink.context + 1)
     @exclusivity(unchecked) private(set) var divergence: Divergence?
-    @exclusivity(unchecked) private(set) var readError: TraceError?
+    var readError: TraceError? { stream.readError }
     @exclusivity(unchecked) private(set) var compared: UInt64 = 0
     /// The recording is truncated and every event it holds matched: the rest of the run has nothing
     /// to compare with, which is not a divergence.
     @exclusivity(unchecked) private(set) var reachedTruncation = false
+    @exclusivity(unchecked) private var done = false
     static let context = 4
 
-    init(reader: TraceReader) { self.reader = reader }
+    init(stream: TraceStream) {
+        self.stream = stream
+        reader = stream.reader
+    }
 
     func define(_ symbol: Symbol, _ text: String) {
         while liveSymbols.count <= Int(symbol.raw) {
@@ -39,9 +47,13 @@ final class ComparingSink: EventSink {
     func record(_ decision: Decision) {}
 
     func record(_ event: Event) {
-        guard divergence == nil, readError == nil, !reachedTruncation else { return }
+        // One flag for "stopped comparing" (divergence, truncation reached, read error): testing the
+        // optionals per event goes through their value witnesses.
+        guard !done else { return }
         remember(event, in: &recentLive)
         guard readNextRecorded() else {
+            done = true
+            stream.dropEvents()
             if readError == nil && reader.isTruncated {
                 reachedTruncation = true
             } else if readError == nil {
@@ -87,7 +99,8 @@ final class ComparingSink: EventSink {
 
     /// After the run: anything left in the recording is a divergence too.
     func finish() {
-        guard divergence == nil, readError == nil, !reachedTruncation else { return }
+        guard !done else { return }
+        done = true
         if readNextRecorded() {
             diverge(at: recorded.seq, "the recording continues after the run ended", liveNow: false, recordedNow: true)
         }
@@ -95,12 +108,7 @@ final class ComparingSink: EventSink {
 
     /// Decodes the next recorded event into `recorded`; false at the end or on a read error.
     private func readNextRecorded() -> Bool {
-        do {
-            return try reader.nextEvent(into: &recorded)
-        } catch {
-            readError = error
-            return false
-        }
+        stream.nextEvent(into: &recorded)
     }
 
     private func remember(_ event: Event, in list: inout RecentEvents) {
@@ -118,6 +126,8 @@ final class ComparingSink: EventSink {
         var recordedLines = matched.suffix(recordedNow ? Self.context : Self.context + 1).map(live.line)
         if recordedNow { recordedLines.append(recordedText.line(recorded)) }
         divergence = Divergence(recorded: recordedLines, live: liveEvents.map(live.line), atEvent: seq, reason: reason)
+        done = true
+        stream.dropEvents()
     }
 }
 

@@ -5,9 +5,10 @@ import SimCore
 #endif
 
 /// Runs a fuzz campaign in worker processes (`simrun _worker`), so that a model that traps ends one
-/// worker, not the campaign. Worker `w` of `n` runs seed indices `w, w+n, w+2n, …` in process with no
-/// system call per run; when one dies, the board says which seed it was running, that seed becomes a
-/// `crashed` finding, and a new worker carries on after it.
+/// worker, not the campaign. Workers claim chunks of seed indices from the shared board and run them
+/// in process with no system call per run (a worker with less of the machine takes fewer chunks);
+/// when one dies, the board says which seed it was running, that seed becomes a `crashed` finding,
+/// and a new worker finishes the rest of its chunk, then claims more.
 ///
 /// The outcome matches the in-process `Fuzzer`: the same seeds run, and without `keepGoing` the
 /// campaign reports the failure (or crash) with the lowest seed, whatever `jobs` is.
@@ -48,18 +49,19 @@ struct FuzzSupervisor {
 
     func run(progress: (Int, Int, Int, Double) -> Void) throws(CommandFailure) -> Outcome {
         let config = configuration
-        let goalNames = plan.scenario.run(variant: plan.variant, seed: 0, strategy: FIFOStrategy()).goals
+        let goalNames = plan.goals()
         let board = try WorkerBoard.create(workers: config.jobs, goals: goalNames.count)
         defer { close(board.descriptor) }
         let start = ContinuousClock.now
         let deadline = config.seconds.map { start + .milliseconds(Int64($0 * 1000)) }
-        var failures: [UInt64: Failure] = [:]  // by signature hash
-        var failureCount = 0
+        // Failures printed by a worker whose board slots were full (by signature hash); the rest are
+        // on the board, read at the end.
+        var printed: [UInt64: Failure] = [:]
         var crashes: [String: Crash] = [:]  // by signature
         var crashedRuns = 0
         var workers: [Worker?] = []
         for w in 0..<config.jobs {
-            workers.append(Worker(child: try spawnWorker(w, firstIndex: UInt64(w), board: board, deadline: deadline)))
+            workers.append(Worker(child: try spawnWorker(w, resume: nil, board: board, deadline: deadline)))
         }
         var lastReport = start
         var interrupted = false
@@ -97,15 +99,9 @@ struct FuzzSupervisor {
                             let parsed = Self.parseFailure(worker.pending[lineStart..<newline])
                             lineStart = newline + 1
                             guard let (seed, signature, digest) = parsed else { continue }
-                            failureCount += 1
                             if !config.keepGoing { board.lowerStopSeed(to: seed) }
-                            var entry = failures[signature] ?? Failure(seed: seed, digest: digest, occurrences: 0)
-                            entry.occurrences += 1
-                            if seed <= entry.seed {
-                                entry.seed = seed
-                                entry.digest = digest
-                            }
-                            failures[signature] = entry
+                            Self.merge(
+                                Failure(seed: seed, digest: digest, occurrences: 1), as: signature, into: &printed)
                         }
                         worker.pending.removeFirst(lineStart)
                     } else {
@@ -138,7 +134,6 @@ struct FuzzSupervisor {
                 let seed = seedFor(index)
                 let message = ChildProcess.trapMessage(in: stderr) ?? "the model \(termination)"
                 crashedRuns += 1
-                failureCount += 1
                 let key = FailureSignature(.crashed(message)).description
                 var crash = crashes[key] ?? Crash(seed: seed, message: message, occurrences: 0)
                 crash.occurrences += 1
@@ -148,22 +143,53 @@ struct FuzzSupervisor {
                 }
                 crashes[key] = crash
                 if !config.keepGoing { board.lowerStopSeed(to: seed) }
-                let (next, overflow) = index.addingReportingOverflow(UInt64(config.jobs))
-                if !overflow && !interrupted {
-                    workers[w] = Worker(child: try spawnWorker(w, firstIndex: next, board: board, deadline: deadline))
+                if !interrupted {
+                    // The replacement finishes the dead worker's chunk, then claims new ones.
+                    let end = board.chunkEnd(w)
+                    let resume = index + 1 < end ? (index + 1)..<end : nil
+                    workers[w] = Worker(child: try spawnWorker(w, resume: resume, board: board, deadline: deadline))
                 }
             }
             if ContinuousClock.now - lastReport > .milliseconds(500) {
                 lastReport = ContinuousClock.now
                 progress(
-                    board.totalRuns + crashedRuns, failureCount, failures.count + crashes.count,
+                    board.totalRuns + crashedRuns, board.totalFailures + crashedRuns,
+                    Self.failures(on: board, printed: printed).count + crashes.count,
                     (ContinuousClock.now - start).seconds)
             }
         }
         let seconds = (ContinuousClock.now - start).seconds
         return assemble(
-            failures: failures, failureCount: failureCount, crashes: Array(crashes.values), board: board,
+            failures: Self.failures(on: board, printed: printed), failureCount: board.totalFailures + crashedRuns,
+            crashes: Array(crashes.values), board: board,
             runs: board.totalRuns + crashedRuns, goalNames: goalNames, seconds: seconds, interrupted: interrupted)
+    }
+
+    /// Adds `failure` to its signature's entry: occurrences summed, the lowest seed (and its digest) kept.
+    private static func merge(_ failure: Failure, as signature: UInt64, into table: inout [UInt64: Failure]) {
+        guard var entry = table[signature] else {
+            table[signature] = failure
+            return
+        }
+        entry.occurrences += failure.occurrences
+        if failure.seed <= entry.seed {
+            entry.seed = failure.seed
+            entry.digest = failure.digest
+        }
+        table[signature] = entry
+    }
+
+    /// The distinct failures of every worker's board slots and of the printed lines, merged.
+    private static func failures(on board: WorkerBoard, printed: [UInt64: Failure]) -> [UInt64: Failure] {
+        var table = printed
+        for worker in 0..<board.workers {
+            for slot in board.failureSlots(worker) {
+                merge(
+                    Failure(seed: slot.seed, digest: slot.digest, occurrences: slot.occurrences), as: slot.signature,
+                    into: &table)
+            }
+        }
+        return table
     }
 
     /// Re-runs each distinct failure's lowest seed here (a second process), for its tape and verdict.
@@ -208,14 +234,15 @@ struct FuzzSupervisor {
             &+ (index &* UInt64(configuration.shard.count) &+ UInt64(configuration.shard.index))
     }
 
-    private func spawnWorker(_ w: Int, firstIndex: UInt64, board: WorkerBoard, deadline: ContinuousClock.Instant?)
-        throws(CommandFailure) -> ChildProcess
-    {
+    private func spawnWorker(
+        _ w: Int, resume: Range<UInt64>?, board: WorkerBoard, deadline: ContinuousClock.Instant?
+    ) throws(CommandFailure) -> ChildProcess {
         let config = configuration
         var arguments = [
             "_worker", plan.scenario.name, "--variant", plan.variant, "--strategy", strategy,
             "--worker", String(w), "--workers", String(config.jobs), "--goals", String(board.goals),
-            "--first-index", String(firstIndex), "--lower", String(config.seeds.lowerBound),
+            "--lower", String(config.seeds.lowerBound),
+            "--estimated-steps", String(plan.estimatedSteps),
             "--shard-index", String(config.shard.index), "--shard-count", String(config.shard.count),
         ]
         if let deadline {
@@ -226,6 +253,9 @@ struct FuzzSupervisor {
             ]
         } else {
             arguments += ["--upper", String(config.seeds.upperBound)]
+        }
+        if let resume {
+            arguments += ["--first-index", String(resume.lowerBound), "--chunk-end", String(resume.upperBound)]
         }
         if config.keepGoing { arguments.append("--keep-going") }
         if let prefix = plan.prefix, let source = prefix.source {

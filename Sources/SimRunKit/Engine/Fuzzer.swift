@@ -61,8 +61,7 @@ public struct Fuzzer: Sendable {
     /// distinct, seconds).
     public func run(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void = { _, _, _, _ in }) -> Report {
         if plan.strategy.kind == .dfs { return runExhaustive(progress: progress) }
-        let state = SharedState(
-            goalCount: plan.scenario.run(variant: plan.variant, seed: 0, strategy: FIFOStrategy()).goals.count)
+        let state = SharedState(goalCount: plan.goals().count)
         let start = ContinuousClock.now
         let config = configuration
         let deadline = config.seconds.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
@@ -214,7 +213,7 @@ final class SharedState: Sendable {
             list = [first]
             failureCount = max(1, min(failureCount, first.occurrences))
         }
-        let goalNames = plan.scenario.run(variant: plan.variant, seed: 0, strategy: FIFOStrategy()).goals
+        let goalNames = plan.goals()
         var totals = goals.withLock { $0 }
         if totals.count < goalNames.count { totals += Array(repeating: 0, count: goalNames.count - totals.count) }
         return Fuzzer.Report(

@@ -2,13 +2,16 @@ import SimCore
 
 /// Everything that determines one run apart from the seed: scenario, variant, strategy.
 public struct RunPlan: Sendable {
-    public var scenario: Scenario
-    public var variant: String
+    public var scenario: Scenario { didSet { goalNames = nil } }
+    public var variant: String { didSet { goalNames = nil } }
     public var strategy: StrategySpec
     /// The run length `pct` and `delay` spread their change points over, learned by a `fifo` probe.
     public var estimatedSteps: Int
     /// A recorded schedule whose first decisions every run keeps (`fuzz --from`), or nil.
     public var prefix: SchedulePrefix?
+    /// The coverage goals the `fifo` probe declared, in order; nil when the plan was given its
+    /// estimate instead of probing (`goals()` runs a probe then).
+    public var goalNames: [String]?
 
     /// Plans runs, learning the step estimate from one `fifo` run of the scenario.
     public init(scenario: Scenario, variant: String, strategy: StrategySpec) {
@@ -17,6 +20,20 @@ public struct RunPlan: Sendable {
         self.strategy = strategy
         let probe = scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy())
         estimatedSteps = max(probe.steps, 1)
+        goalNames = probe.goals
+    }
+
+    /// Plans runs with a step estimate learned elsewhere (a fuzz worker gets its parent's): no probe.
+    public init(scenario: Scenario, variant: String, strategy: StrategySpec, estimatedSteps: Int) {
+        self.scenario = scenario
+        self.variant = variant
+        self.strategy = strategy
+        self.estimatedSteps = max(estimatedSteps, 1)
+    }
+
+    /// The scenario's coverage goals, in declaration order (from the probe when there was one).
+    public func goals() -> [String] {
+        goalNames ?? scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy()).goals
     }
 
     /// A fresh strategy object for this plan.

@@ -44,6 +44,13 @@ public struct TraceInput {
 
     /// The recorded scenario and variant (or `variant`), checked against the catalog.
     public func plan(in catalog: ScenarioCatalog, variant: String? = nil) throws(CommandFailure) -> RunPlan {
+        try Self.plan(for: header, path: path, in: catalog, variant: variant)
+    }
+
+    /// The plan for a trace whose header alone has been read.
+    static func plan(
+        for header: TraceHeader, path: String, in catalog: ScenarioCatalog, variant: String?
+    ) throws(CommandFailure) -> RunPlan {
         let scenario: Scenario
         do {
             scenario = try catalog.scenario(named: header.scenario)

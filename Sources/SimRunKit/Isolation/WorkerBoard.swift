@@ -5,10 +5,22 @@ import Synchronization
 #endif
 
 /// Control words shared by `simrun fuzz` and its worker processes through one mapped file: the stop
-/// line, the interrupt flag, and per worker the run in flight, the runs done and the goals reached.
+/// line, the interrupt flag, and per worker the run in flight, the runs done, the goals reached, the
+/// failures counted and a small table of the distinct failures seen.
 ///
 /// Workers publish with plain atomic stores (no system call per run), and the parent reads the slot
-/// of a worker that died to learn exactly which seed it was running.
+/// of a worker that died to learn exactly which seed it was running. Everything a worker published
+/// before it died stays on the board, so failures recorded here survive a trapping model (a pipe
+/// line per failure cost a `write` in the worker and a wake-up in the parent: 40% of lost-input runs
+/// fail). Each worker's words start on their own cache line (two workers updating one line made it
+/// bounce between the cores on every run).
+///
+/// Seed indices are handed out in chunks from one shared counter, so a worker that gets less of
+/// the machine (two shared cores) takes fewer chunks instead of holding the campaign up.
+///
+/// Header words: stop line, interrupt flag, next unclaimed seed index. Worker words: in flight
+/// (index + 1, 0 = none), runs, failures, failure slots used, the end of its current chunk, the
+/// goal counts, then `failureSlots` slots of (signature hash, first seed, its digest, occurrences).
 final class WorkerBoard: @unchecked Sendable {
     /// The file descriptor children inherit (mapped again on their side).
     let descriptor: Int32
@@ -17,8 +29,14 @@ final class WorkerBoard: @unchecked Sendable {
     private let words: UnsafeMutablePointer<Atomic<UInt64>>
     private let count: Int
 
-    private static let header = 2
-    private var stride: Int { 2 + goals }
+    /// Distinct failures a worker keeps on the board; past that it prints a line per failure.
+    static let failureSlots = 32
+    /// Words before the first worker's: stop line and interrupt flag, padded to a cache line.
+    private static let header = 8
+    private static let slotWords = 4
+    private static let goalBase = 5
+    private let stride: Int
+    private var slotBase: Int { Self.goalBase + goals }
 
     /// Creates an anonymous shared file (unlinked at once) for `workers` workers.
     static func create(workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
@@ -39,7 +57,9 @@ final class WorkerBoard: @unchecked Sendable {
         self.descriptor = descriptor
         self.workers = workers
         self.goals = goals
-        count = Self.header + workers * (2 + goals)
+        // Rounded up to whole 64-byte lines.
+        stride = (Self.goalBase + goals + Self.failureSlots * Self.slotWords + 7) / 8 * 8
+        count = Self.header + workers * stride
         let bytes = count * 8
         if create && ftruncate(descriptor, off_t(bytes)) != 0 {
             throw CommandFailure(ExitStatus.cannotWrite, "cannot size the fuzz control file: errno \(errno)")
@@ -70,6 +90,22 @@ final class WorkerBoard: @unchecked Sendable {
         }
     }
 
+    /// Seed indices a worker takes at a time (one atomic add per chunk).
+    static let chunk: UInt64 = 64
+
+    /// Claims the next chunk of seed indices for worker `w` and records where it ends (so that a
+    /// replacement for a worker that died can finish it); nil when the index space is used up.
+    func claimChunk(_ worker: Int) -> Range<UInt64>? {
+        let start = words[2].wrappingAdd(Self.chunk, ordering: .relaxed).oldValue
+        let (end, overflow) = start.addingReportingOverflow(Self.chunk)
+        guard !overflow else { return nil }
+        words[Self.header + worker * stride + 4].store(end, ordering: .relaxed)
+        return start..<end
+    }
+
+    /// The end of worker `w`'s current chunk (exclusive).
+    func chunkEnd(_ worker: Int) -> UInt64 { words[Self.header + worker * stride + 4].load(ordering: .relaxed) }
+
     var isInterrupted: Bool { words[1].load(ordering: .relaxed) != 0 }
     func interrupt() { words[1].store(1, ordering: .relaxed) }
 
@@ -88,16 +124,101 @@ final class WorkerBoard: @unchecked Sendable {
 
     func addRun(_ worker: Int, reached goalIndices: some Sequence<Int>) {
         let base = Self.header + worker * stride
-        for goal in goalIndices where goal < goals { words[base + 2 + goal].add(1, ordering: .relaxed) }
+        for goal in goalIndices where goal < goals { words[base + Self.goalBase + goal].add(1, ordering: .relaxed) }
         words[base + 1].add(1, ordering: .relaxed)
+    }
+
+    /// A failure found by a worker, as the board holds it.
+    struct FailureSlot: Equatable {
+        var signature: UInt64
+        /// The first (lowest) seed of this worker with this signature, and that run's digest.
+        var seed: UInt64
+        var digest: UInt64
+        var occurrences: Int
+    }
+
+    /// Failing runs counted by worker `w`, across its restarts.
+    func failures(_ worker: Int) -> Int { Int(words[Self.header + worker * stride + 2].load(ordering: .relaxed)) }
+
+    var totalFailures: Int { (0..<workers).reduce(0) { $0 + failures($1) } }
+
+    /// The distinct failures worker `w` has put on the board, in the order it found them.
+    func failureSlots(_ worker: Int) -> [FailureSlot] {
+        let base = Self.header + worker * stride
+        // Acquire: a slot counted here was filled in before the count was raised.
+        let used = min(Int(words[base + 3].load(ordering: .acquiring)), Self.failureSlots)
+        return (0..<used).map { slot in
+            let at = base + slotBase + slot * Self.slotWords
+            return FailureSlot(
+                signature: words[at].load(ordering: .relaxed), seed: words[at + 1].load(ordering: .relaxed),
+                digest: words[at + 2].load(ordering: .relaxed), occurrences: Int(words[at + 3].load(ordering: .relaxed))
+            )
+        }
+    }
+
+    /// Records a failing run of worker `w`: counts it, and adds one occurrence to its signature's slot
+    /// (`slot`, from `FailureSlots`), or fills in slot `slot` when it is new. Seeds of one worker only
+    /// grow, so a slot's first seed is the worker's lowest with that signature.
+    func addFailure(_ worker: Int, slot: Int, isNew: Bool, signature: UInt64, seed: UInt64, digest: UInt64) {
+        precondition(slot >= 0 && slot < Self.failureSlots, "failure slot \(slot) out of range")
+        let base = Self.header + worker * stride
+        let at = base + slotBase + slot * Self.slotWords
+        if isNew {
+            words[at].store(signature, ordering: .relaxed)
+            words[at + 1].store(seed, ordering: .relaxed)
+            words[at + 2].store(digest, ordering: .relaxed)
+            words[at + 3].store(1, ordering: .relaxed)
+            words[base + 3].store(UInt64(slot + 1), ordering: .releasing)
+        } else {
+            words[at + 3].add(1, ordering: .relaxed)
+        }
+        words[base + 2].add(1, ordering: .relaxed)
+    }
+
+    /// Counts a failing run of worker `w` whose signature found no free slot (it is printed instead).
+    func countFailure(_ worker: Int) {
+        words[Self.header + worker * stride + 2].add(1, ordering: .relaxed)
     }
 
     /// Runs that reached each goal, summed over workers.
     func goalCounts() -> [Int] {
         (0..<goals).map { goal in
-            (0..<workers).reduce(0) { $0 + Int(words[Self.header + $1 * stride + 2 + goal].load(ordering: .relaxed)) }
+            (0..<workers).reduce(0) {
+                $0 + Int(words[Self.header + $1 * stride + Self.goalBase + goal].load(ordering: .relaxed))
+            }
         }
     }
 
     var totalRuns: Int { (0..<workers).reduce(0) { $0 + runs($1) } }
+}
+
+/// A worker's side of its failure slots: which signature went into which slot (rebuilt from the
+/// board when a worker replaces one that died, so the slots carry on across restarts).
+struct FailureSlots {
+    private var bySignature: [UInt64: Int] = [:]
+    private var used = 0
+
+    init(board: WorkerBoard, worker: Int) {
+        for (slot, entry) in board.failureSlots(worker).enumerated() { bySignature[entry.signature] = slot }
+        used = bySignature.count
+    }
+
+    /// Records a failure on the board; false when the table is full and the signature new (the
+    /// caller reports it another way).
+    mutating func record(
+        on board: WorkerBoard, worker: Int, signature: UInt64, seed: UInt64, digest: UInt64
+    ) -> Bool {
+        if let slot = bySignature[signature] {
+            board.addFailure(worker, slot: slot, isNew: false, signature: signature, seed: seed, digest: digest)
+            return true
+        }
+        guard used < WorkerBoard.failureSlots else {
+            board.countFailure(worker)
+            return false
+        }
+        board.addFailure(worker, slot: used, isNew: true, signature: signature, seed: seed, digest: digest)
+        bySignature[signature] = used
+        used += 1
+        return true
+    }
 }

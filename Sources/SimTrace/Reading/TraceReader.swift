@@ -184,6 +184,48 @@ public final class TraceReader {
         }
     }
 
+    /// What `nextEventOrDecision(into:)` read.
+    public enum Item: Sendable, Equatable {
+        /// An event, decoded into the caller's storage.
+        case event
+        case decision(Decision)
+        /// The end of the trace (see `isTruncated` and `footer`).
+        case end
+    }
+
+    /// Reads on to the next event or decision, in recorded order: an event is decoded into `event`
+    /// (as `nextEvent(into:)` does), a decision returned. Symbols, checkpoints and the footer on the
+    /// way are read and checked. For a replay that follows the schedule and compares the events in
+    /// one pass over the file; after an error, throws it again.
+    public func nextEventOrDecision(into event: inout Event) throws(TraceError) -> Item {
+        if _slowPath(stopped) {
+            if let failure { throw failure }
+            return .end
+        }
+        do {
+            while true {
+                if cursor.position < cursor.end {
+                    let tag = cursor.base[cursor.position]
+                    if tag < RecordTag.eventLimit {
+                        cursor.position += 1
+                        try decodeEvent(tag, into: &event)
+                        return .event
+                    }
+                }
+                guard let record = try readRecord() else { return .end }
+                switch record {
+                case .event(let decoded):
+                    event = decoded
+                    return .event
+                case .decision(let decision): return .decision(decision)
+                case .checkpoint, .footer: continue
+                }
+            }
+        } catch {
+            throw remember(error)
+        }
+    }
+
     /// The next record that is not an event: decisions, checkpoints and the footer, in order. Events
     /// on the way are decoded and checked but not handed out (for readers that want the schedule).
     public func nextSkippingEvents() throws(TraceError) -> TraceRecord? {
