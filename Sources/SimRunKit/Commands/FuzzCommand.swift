@@ -18,7 +18,7 @@ struct FuzzCommand: CatalogCommand {
     @Option(help: "The strategy: \(StrategySpec.names).") var strategy: StrategySpec = .init(kind: .pct)
     @Option(help: "Seeds to run, as A..<B (or N for 0..<N).") var seeds: String?
     @Option(help: "Run for this many seconds instead (e.g. 30 or 30s).") var time: String?
-    @Option(help: "Worker threads, one simulation each.") var jobs: Int = 2
+    @Option(help: "Worker processes, each running one simulation at a time.") var jobs: Int = 2
     @Option(help: "Run shard K of N (1-based), e.g. 1/4.") var shard: String?
     @Option(help: "Directory for the failing traces.") var out: String = "simrun-failures"
     @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false

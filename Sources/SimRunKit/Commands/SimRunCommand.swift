@@ -7,7 +7,7 @@ struct SimRunCommand: ParsableCommand {
         commandName: "simrun",
         abstract: "Deterministic simulation, fuzzing and replay of ordering bugs.",
         discussion: """
-            Exit codes: 0 ok, 1 bug found or replay diverged, 64 usage, 65 bad trace, 66 missing input.
+            Exit codes: 0 ok, 1 bug found or replay diverged, 64 usage, 65 bad trace, 66 missing input, 130 interrupted.
             """,
         subcommands: [
             ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
