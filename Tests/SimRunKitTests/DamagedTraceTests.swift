@@ -17,7 +17,7 @@ import Testing
         .init("replay", [0, 1, 65]) { ["replay", $0] },
         .init("show", [0, 65]) { ["show", $0] },
         .init("shrink", [0, 1, 65]) { ["shrink", $0, "-o", $0 + ".shrunk"] },
-        // .init("export", [0, 65]) { ["export", $0, "--format", "perfetto", "-o", $0 + ".json"] },
+        .init("export", [0, 65]) { ["export", $0, "--format", "perfetto", "-o", $0 + ".json"] },
     ]
 
     /// A command that reads a trace, the exit codes it may end with, and its arguments for a path.

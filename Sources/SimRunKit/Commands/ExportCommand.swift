@@ -30,6 +30,8 @@ struct ExportCommand: CatalogCommand {
                     try sink.finish()
                 } catch {
                     sink.abandon()
+                    // A damaged trace found mid-stream is the input's fault (65), not the output's (73).
+                    if error.file == reader.name { throw TraceInput.failure(error) }
                     throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
                 }
                 if reader.isTruncated {
