@@ -159,28 +159,12 @@ public final class TraceReader {
     /// while try reader.nextEvent(into: &event) { … }
     /// ```
     public func nextEvent(into event: inout Event) throws(TraceError) -> Bool {
-        if _slowPath(stopped) {
-            if let failure { throw failure }
-            return false
-        }
-        do {
-            while true {
-                if cursor.position < cursor.end {
-                    let tag = cursor.base[cursor.position]
-                    if tag < RecordTag.eventLimit {
-                        cursor.position += 1
-                        try decodeEvent(tag, into: &event)
-                        return true
-                    }
-                }
-                guard let record = try readRecord() else { return false }
-                if case .event(let decoded) = record {
-                    event = decoded
-                    return true
-                }
+        while true {
+            switch try nextEventOrDecision(into: &event) {
+            case .event: return true
+            case .decision: continue
+            case .end: return false
             }
-        } catch {
-            throw remember(error)
         }
     }
 
