@@ -70,7 +70,7 @@ public struct Fuzzer: Sendable {
             let strategy = plan.makeStrategy()
             var lastReport = ContinuousClock.now
             var localRuns = 0
-            var goalCounts: [Int] = []
+            var goalCounts = GoalTally()
             while true {
                 let index = state.nextIndex.add(1, ordering: .relaxed).oldValue
                 let offset = index &* UInt64(config.shard.count) &+ UInt64(config.shard.index)
@@ -83,12 +83,7 @@ public struct Fuzzer: Sendable {
                 if state.interrupted.load(ordering: .relaxed) || Interruption.isRequested { break }
                 let result = plan.run(seed: seed, strategy: strategy)
                 localRuns += 1
-                if goalCounts.isEmpty { goalCounts = Array(repeating: 0, count: result.goals.count) }
-                for goal in result.reachedGoals {
-                    if let position = result.goals.firstIndex(of: goal), position < goalCounts.count {
-                        goalCounts[position] += 1
-                    }
-                }
+                goalCounts.count(result)
                 if result.verdict.isFailure {
                     state.record(seed: seed, result: result)
                     if !config.keepGoing { state.lowerStopSeed(to: seed) }
@@ -106,7 +101,7 @@ public struct Fuzzer: Sendable {
                 }
             }
             state.runs.add(localRuns, ordering: .relaxed)
-            state.addGoals(goalCounts)
+            state.addGoals(goalCounts.counts)
         }
         return state.report(plan: plan, keepGoing: config.keepGoing, seconds: (ContinuousClock.now - start).seconds)
     }
@@ -117,7 +112,7 @@ public struct Fuzzer: Sendable {
         let state = SharedState(goalCount: 0)
         let start = ContinuousClock.now
         var runs = 0
-        var goalCounts: [Int] = []
+        var goalCounts = GoalTally()
         var lastReport = start
         let deadline = configuration.seconds.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
         let maxRuns = configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max
@@ -127,10 +122,7 @@ public struct Fuzzer: Sendable {
             let seed = UInt64(runs)
             let result = plan.run(seed: seed, strategy: strategy)
             runs += 1
-            if goalCounts.isEmpty { goalCounts = Array(repeating: 0, count: result.goals.count) }
-            for goal in result.reachedGoals {
-                if let position = result.goals.firstIndex(of: goal) { goalCounts[position] += 1 }
-            }
+            goalCounts.count(result)
             if result.verdict.isFailure {
                 state.record(seed: seed, result: result)
                 if !configuration.keepGoing { break }
@@ -142,7 +134,7 @@ public struct Fuzzer: Sendable {
             }
         }
         state.runs.add(runs, ordering: .relaxed)
-        state.addGoals(goalCounts)
+        state.addGoals(goalCounts.counts)
         var report = state.report(plan: plan, keepGoing: true, seconds: (ContinuousClock.now - start).seconds)
         report.exhausted = strategy.isExhausted
         return report
@@ -227,5 +219,20 @@ extension Duration {
     var seconds: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
+    }
+}
+
+/// How many runs reached each coverage goal, by position in declaration order. Grows when a run
+/// declares more goals than the first did (`reach` of an undeclared goal adds one as it runs).
+struct GoalTally {
+    private(set) var counts: [Int] = []
+
+    mutating func count(_ result: RunResult) {
+        if counts.count < result.goals.count {
+            counts += Array(repeating: 0, count: result.goals.count - counts.count)
+        }
+        for goal in result.reachedGoals {
+            if let position = result.goals.firstIndex(of: goal) { counts[position] += 1 }
+        }
     }
 }
