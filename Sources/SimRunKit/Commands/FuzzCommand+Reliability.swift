@@ -91,15 +91,10 @@ extension FuzzCommand {
     func shrinkInProcess(_ path: String, plan: RunPlan, console: Console) throws(CommandFailure) -> TraceFooter? {
         let input = try TraceInput(path: path)
         guard let footer = input.footer else { return nil }
-        let shrinker = Shrinker(plan: plan, seed: input.header.seed, target: FailureSignature(footer.verdict))
-        guard let outcome = shrinker.shrink(input.tape) else { return footer }
-        let recorded = try Recorder.record(
-            plan: plan, seed: input.header.seed, tape: outcome.tape, strategyName: input.header.strategy, to: path,
-            options: input.header.options.filter { $0.key == "foundAtSeed" }.map { ($0.key, $0.value) } + [
-                ("shrunk", "true")
-            ])
-        console.out(
-            "  shrunk in \(outcome.runs) runs: \(ShrinkSummary(before: outcome.original, after: recorded).line)")
+        guard let shrunk = try ShrinkCommand.shrink(input, footer: footer, plan: plan, to: path) else {
+            return footer
+        }
+        console.out("  shrunk in \(shrunk.runs) runs: \(shrunk.summary.line)")
         return try TraceInput(path: path).footer
     }
 }

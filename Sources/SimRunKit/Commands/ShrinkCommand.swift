@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimTrace
 
 struct ShrinkCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
@@ -27,24 +28,33 @@ struct ShrinkCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
-        let shrinker = Shrinker(plan: plan, seed: input.header.seed, target: FailureSignature(footer.verdict))
-        guard let outcome = shrinker.shrink(input.tape) else {
+        let path = out ?? (trace.hasSuffix(".simtrace") ? String(trace.dropLast(9)) : trace) + ".shrunk.simtrace"
+        guard let shrunk = try Self.shrink(input, footer: footer, plan: plan, to: path) else {
             throw CommandFailure(
                 ExitStatus.failure, "\(trace): the recorded failure does not reproduce on this build; cannot shrink")
         }
-        let path = out ?? (trace.hasSuffix(".simtrace") ? String(trace.dropLast(9)) : trace) + ".shrunk.simtrace"
-        let recorded = try Recorder.record(
-            plan: plan, seed: input.header.seed, tape: outcome.tape, strategyName: input.header.strategy, to: path,
-            options: input.header.options.filter { $0.key == "foundAtSeed" }.map { ($0.key, $0.value) } + [
-                ("shrunk", "true")
-            ])
         let console = context.console
-        console.out(
-            "shrunk in \(outcome.runs) runs: \(ShrinkSummary(before: outcome.original, after: recorded).line)")
-        console.out("same failure: \(recorded.verdict)")
+        console.out("shrunk in \(shrunk.runs) runs: \(shrunk.summary.line)")
+        console.out("same failure: \(shrunk.summary.after.verdict)")
         console.out("trace: \(path)")
         console.out("replay: \(context.programName) replay \(shellQuoted(path))")
         return ExitStatus.ok
+    }
+}
+
+extension ShrinkCommand {
+    /// Shrinks a failing trace's schedule and records the result at `path` (keeping where it was
+    /// found); nil when the failure does not reproduce. Shared by `shrink` and by `fuzz` run in-process.
+    static func shrink(_ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String)
+        throws(CommandFailure) -> (runs: Int, summary: ShrinkSummary)?
+    {
+        let shrinker = Shrinker(plan: plan, seed: input.header.seed, target: FailureSignature(footer.verdict))
+        guard let outcome = shrinker.shrink(input.tape) else { return nil }
+        let kept = input.header.options.filter { $0.key == "foundAtSeed" }.map { ($0.key, $0.value) }
+        let recorded = try Recorder.record(
+            plan: plan, seed: input.header.seed, tape: outcome.tape, strategyName: input.header.strategy, to: path,
+            options: kept + [("shrunk", "true")])
+        return (outcome.runs, ShrinkSummary(before: outcome.original, after: recorded))
     }
 }
 
