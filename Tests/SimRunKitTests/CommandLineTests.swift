@@ -11,7 +11,7 @@ import Testing
 func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all) -> (Int32, String) {
     var arguments = arguments
     if arguments.first == "run" && !arguments.contains("--out") && !arguments.contains("--failure-dir") {
-        arguments += ["--failure-dir", NSTemporaryDirectory() + "simrun-test-failures"]
+        arguments += ["--failure-dir", TemporaryFiles.root.appendingPathComponent("run-failures").path]
     }
     let console = Console(capturing: true)
     let status = SimRun.run(arguments: arguments, scenarios: scenarios, console: console)

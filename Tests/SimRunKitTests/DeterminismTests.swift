@@ -33,7 +33,7 @@ func digest(in output: String) -> String? {
             for _ in 0..<2 {
                 let output = try SimrunProcess.run([
                     "run", "counter-race", "--variant", "buggy-async", "--seed", "\(seed)", "--strategy", "random",
-                    "--failure-dir", NSTemporaryDirectory() + "simrun-async",
+                    "--failure-dir", TemporaryFiles.root.path + "/simrun-async",
                 ])
                 perProcess.append(try #require(digest(in: output.stdout)))
             }
@@ -46,7 +46,7 @@ func digest(in output: String) -> String? {
             statuses.insert(
                 simrun([
                     "run", "counter-race", "--variant", "buggy-async", "--seed", "\(seed)", "--failure-dir",
-                    NSTemporaryDirectory() + "simrun-async",
+                    TemporaryFiles.root.path + "/simrun-async",
                 ]).0)
         }
         #expect(statuses == [0, 1], "some seeds lose the update, others do not")
@@ -65,7 +65,7 @@ func digest(in output: String) -> String? {
         func firstSeed(jobs: Int) -> String? {
             let (_, output) = simrun([
                 "fuzz", "lost-input-navigation", "--seeds", "0..<500", "--jobs", "\(jobs)", "--no-shrink", "--no-show",
-                "--out", NSTemporaryDirectory() + "simrun-jobs-\(jobs)",
+                "--out", TemporaryFiles.root.path + "/simrun-jobs-\(jobs)",
             ])
             return output.split(separator: "\n").first { $0.hasPrefix("FAIL at seed") }.map(String.init)
         }
@@ -94,7 +94,7 @@ func digest(in output: String) -> String? {
         #expect(fixed.1.contains("space exhausted"))
         let buggy = simrun([
             "fuzz", "counter-race", "--variant", "buggy", "--strategy", "dfs", "--no-show", "--out",
-            NSTemporaryDirectory() + "simrun-dfs",
+            TemporaryFiles.root.path + "/simrun-dfs",
         ])
         #expect(buggy.0 == 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SimCore
+import SimTestSupport
 import SimTrace
 import Testing
 
@@ -72,9 +73,7 @@ import Testing
     }
 
     static func record(variant: String = "default", seed: UInt64 = 5, eventsPerFrame: Int = 64) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "one-pass-\(UUID().uuidString).simtrace"
-        ).path
+        let path = TemporaryFiles.path("one-pass.simtrace")
         let plan = RunPlan(scenario: bursts, variant: variant, strategy: StrategySpec(kind: .random))
         let header = TraceHeader(
             toolVersion: "test", scenario: bursts.name, variant: variant, seed: seed, strategy: "random",

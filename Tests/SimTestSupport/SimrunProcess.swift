@@ -21,8 +21,9 @@ public struct SimrunProcess {
         return selfExe.appendingPathComponent("simrun")
     }
 
-    /// Runs `simrun` with `arguments` in `directory` (by default a fresh temporary one, so nothing is
-    /// written into the package), with a time limit so that a hang fails the test.
+    /// Runs `simrun` with `arguments` in `directory` (by default a fresh temporary one, removed when the
+    /// process has ended, so nothing is written into the package or left behind), with a time limit so
+    /// that a hang fails the test.
     public static func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120) throws
         -> Output
     {
@@ -37,7 +38,9 @@ public struct SimrunProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = try directory ?? makeTemporaryDirectory("simrun-cwd")
+        let scratch = directory == nil ? try makeTemporaryDirectory("simrun-cwd") : nil
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        process.currentDirectoryURL = directory ?? scratch
         let outPipe = Pipe()
         let errPipe = Pipe()
         process.standardOutput = outPipe
@@ -89,9 +92,3 @@ final class LockedData: @unchecked Sendable {
     }
 }
 
-/// A fresh temporary directory for one test.
-public func makeTemporaryDirectory(_ name: String = "simrun-test") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}

@@ -2,6 +2,7 @@ import Foundation
 import SimCore
 
 @testable import SimTrace
+import SimTestSupport
 
 /// Synthetic traces and helpers shared by the SimTrace tests.
 enum TraceFixtures {
@@ -136,12 +137,7 @@ enum TraceFixtures {
     }
 
     /// A fresh path in a per-test temporary directory.
-    static func temporaryPath(_ name: String) -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "simtrace-tests-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent(name).path
-    }
+    static func temporaryPath(_ name: String) -> String { TemporaryFiles.path(name) }
 
     /// Runs the zstd command-line tool with `arguments`, feeding `input`; returns stdout and the status.
     static func zstd(_ arguments: [String], input: [UInt8] = []) throws -> (output: [UInt8], status: Int32) {
