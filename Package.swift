@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "simrun", targets: ["simrun"]),
         .executable(name: "simrun-example", targets: ["simrun-example"]),
         .library(name: "SimRunKit", targets: ["SimRunKit"]),
+        .library(name: "SimEngine", targets: ["SimEngine"]),
         .library(name: "SimCore", targets: ["SimCore"]),
         .library(name: "SimModels", targets: ["SimModels"]),
     ],
@@ -24,10 +25,13 @@ let package = Package(
         .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
+        // The library behind the command line: campaigns, replay, shrink, explain, recording, child
+        // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
+        .target(name: "SimEngine", dependencies: ["SimCore", "SimTrace"]),
         .target(
             name: "SimRunKit",
             dependencies: [
-                "SimCore", "SimTrace", "SimScenarios", "CZstd",
+                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,12 +50,12 @@ let package = Package(
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
+                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
             ]
         ),
         .testTarget(
             name: "TraceRegressionTests",
-            dependencies: ["SimRunKit", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport"]
+            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

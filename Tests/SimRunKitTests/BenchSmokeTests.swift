@@ -1,4 +1,5 @@
 import Foundation
+import SimEngine
 import SimTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import SimCore
+import SimEngine
 import SimScenarios
 import SimTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import SimCore
+import SimEngine
 import SimRunKit
 import SimScenarios
 import SimTestSupport

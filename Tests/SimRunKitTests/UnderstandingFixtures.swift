@@ -1,4 +1,5 @@
 import Foundation
+import SimEngine
 import SimRunKit
 import SimScenarios
 import SimTestSupport

@@ -1,3 +1,4 @@
+import SimEngine
 import Testing
 
 @testable import SimRunKit

@@ -91,4 +91,3 @@ final class LockedData: @unchecked Sendable {
         return data
     }
 }
-

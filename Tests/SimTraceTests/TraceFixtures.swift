@@ -1,8 +1,8 @@
 import Foundation
 import SimCore
+import SimTestSupport
 
 @testable import SimTrace
-import SimTestSupport
 
 /// Synthetic traces and helpers shared by the SimTrace tests.
 enum TraceFixtures {

@@ -1,3 +1,5 @@
+import SimEngine
+
 /// Renders benchmark figures as a Markdown table or as one JSON object.
 struct BenchReport {
     var figures: [BenchFigure]

@@ -1,4 +1,5 @@
 import SimCore
+import SimEngine
 
 /// The synthetic job mix behind the kernel, recording, replay and memory figures: `lanes` serial
 /// chains, each job doing a little arithmetic and posting its successor on its lane, every

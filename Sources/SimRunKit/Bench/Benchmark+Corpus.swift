@@ -1,4 +1,5 @@
 import SimCore
+import SimEngine
 import SimScenarios
 import SimTrace
 

@@ -1,4 +1,5 @@
 import SimCore
+import SimEngine
 import SimTrace
 
 extension Benchmark {

@@ -1,4 +1,5 @@
 import SimCore
+import SimEngine
 
 /// Renders events as JSON lines, the baseline the trace encoding's size is compared with:
 /// `{"seq":3,"time":0,"lane":"main","kind":"view.update","subject":"form","cause":2,"fields":{…}}`.

@@ -1,3 +1,5 @@
+import SimEngine
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CZstd
+import SimEngine
 
 /// Plain zstd calls for the baselines: compressing a buffer as one stream, and decompressing a file
 /// without decoding it (what `zstd -dc` does).

@@ -1,3 +1,5 @@
+import SimEngine
+
 /// Wall-clock timing for the benchmark driver (never used inside a simulation).
 enum Stopwatch {
     /// Seconds `body` took.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 
 #if canImport(Glibc)
     import Glibc

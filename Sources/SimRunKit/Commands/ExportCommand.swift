@@ -1,4 +1,5 @@
 import ArgumentParser
+import SimEngine
 import SimTrace
 
 struct ExportCommand: CatalogCommand {

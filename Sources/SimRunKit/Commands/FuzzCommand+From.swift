@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 
 /// `fuzz --from <trace> [--keep N]`: the campaign runs around a recorded schedule, every run keeping
 /// the trace's first N decisions (followed by job identity) and letting the strategy choose the rest.

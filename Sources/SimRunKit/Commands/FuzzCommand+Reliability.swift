@@ -1,4 +1,5 @@
 import SimCore
+import SimEngine
 import SimTrace
 
 /// The parts of `fuzz` that keep a campaign alive and honest: worker processes (a trap is a finding),

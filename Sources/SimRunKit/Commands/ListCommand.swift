@@ -1,4 +1,5 @@
 import ArgumentParser
+import SimEngine
 
 struct ListCommand: CatalogCommand {
     static let configuration = CommandConfiguration(

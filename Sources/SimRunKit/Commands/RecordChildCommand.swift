@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 import SimTrace
 
 /// `simrun _record`: records one schedule in a process of its own, checkpointing after every record,

@@ -1,4 +1,5 @@
 import SimCore
+import SimEngine
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 
 struct RunCommand: CatalogCommand {
     static let configuration = CommandConfiguration(

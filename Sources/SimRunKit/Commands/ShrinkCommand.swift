@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 import SimTrace
 
 struct ShrinkCommand: CatalogCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 
 /// The root of the command tree.
 struct SimRunCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 
 extension StrategySpec: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }

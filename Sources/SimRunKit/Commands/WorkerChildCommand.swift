@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimCore
+import SimEngine
 
 #if canImport(Glibc)
     import Glibc
@@ -14,8 +15,6 @@ import SimCore
 struct WorkerChildCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "_worker", abstract: "Run fuzz seeds for a parent process (internal).", shouldDisplay: false)
-
-    static let boardDescriptor: Int32 = 3
 
     @Argument var scenario: String
     @Option var variant: String
@@ -41,7 +40,7 @@ struct WorkerChildCommand: CatalogCommand {
         let parent = getppid()
         var runs = 0
         let deadline = milliseconds.map { ContinuousClock.now + .milliseconds($0) }
-        let board = try WorkerBoard.attach(descriptor: Self.boardDescriptor, workers: workers, goals: goals)
+        let board = try WorkerBoard.attach(descriptor: WorkerBoard.childDescriptor, workers: workers, goals: goals)
         let found = try context.catalog.scenario(named: scenario)
         let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
         let chosen = try context.catalog.variant(variant, of: found)

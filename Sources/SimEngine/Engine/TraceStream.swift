@@ -12,11 +12,11 @@ import SimTrace
 /// without decisions, or a run that departs from the recording), the schedule is read from a second
 /// reader of the same file instead (the two-pass way), positioned after the decisions already
 /// handed out, and the events stay with the first.
-final class TraceStream: DecisionSource {
+package final class TraceStream: DecisionSource {
     /// The reader the events (and, until a fallback, the decisions) come from.
-    let reader: TraceReader
+    package let reader: TraceReader
     /// The most events (or decisions) one side holds for the other.
-    let maxBuffered: Int
+    package let maxBuffered: Int
     /// Opens the file again, for the fallback.
     private let reopen: () throws(TraceError) -> TraceReader
     /// Events read by the strategy's side, not yet compared: a ring, oldest at `head`.
@@ -32,15 +32,15 @@ final class TraceStream: DecisionSource {
     @exclusivity(unchecked) private var scheduleReader: TraceReader?
     @exclusivity(unchecked) private var scratch = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
     /// False once the sink stopped comparing (a divergence): events passed over are dropped.
-    @exclusivity(unchecked) var keepsEvents = true
+    @exclusivity(unchecked) package var keepsEvents = true
     /// The first read error, from either reader.
     @exclusivity(unchecked) private(set) var readError: TraceError?
     /// True once the schedule has been read from a second reader.
     @exclusivity(unchecked) private(set) var fellBack = false
 
-    static let defaultMaxBuffered = 4096
+    package static let defaultMaxBuffered = 4096
 
-    init(
+    package init(
         reader: TraceReader, maxBuffered: Int = TraceStream.defaultMaxBuffered,
         reopen: @escaping () throws(TraceError) -> TraceReader
     ) {
@@ -50,11 +50,11 @@ final class TraceStream: DecisionSource {
         self.reopen = reopen
     }
 
-    func text(_ symbol: Symbol) -> String { (scheduleReader ?? reader).text(symbol) }
+    package func text(_ symbol: Symbol) -> String { (scheduleReader ?? reader).text(symbol) }
 
     // MARK: The strategy's side
 
-    func nextDecision() -> Decision? {
+    package func nextDecision() -> Decision? {
         if let scheduleReader { return nextDecision(skippingEventsOf: scheduleReader) }
         if decisionHead < decisions.count {
             let decision = decisions[decisionHead]

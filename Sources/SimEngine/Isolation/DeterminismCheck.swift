@@ -8,16 +8,16 @@ import SimTrace
 /// Runs a schedule again in a new process and compares the events: a model that reads the wall
 /// clock, or iterates a `Set` (whose order follows a per-process hash seed), records different events
 /// there. The only way to catch the second is a separate process.
-enum DeterminismCheck {
+package enum DeterminismCheck {
     /// The result of a second run in a child.
-    struct Verdict {
-        var again: IsolatedRecording.Outcome
+    package struct Verdict {
+        package var again: IsolatedRecording.Outcome
         /// The first divergent event with context; nil when the events are identical.
-        var divergence: [String]?
+        package var divergence: [String]?
     }
 
     /// Re-records `trace`'s schedule (followed by job identity) in a child process and compares.
-    static func replayInChild(trace: String) throws(CommandFailure) -> Verdict {
+    package static func replayInChild(trace: String) throws(CommandFailure) -> Verdict {
         let header: TraceHeader
         do {
             header = try TraceReader(path: trace).header
@@ -34,7 +34,7 @@ enum DeterminismCheck {
     }
 
     /// A fresh trace path under the temporary directory.
-    static func temporaryTracePath(_ purpose: String) -> String {
+    package static func temporaryTracePath(_ purpose: String) -> String {
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         return "\(directory)/simrun-\(purpose)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).simtrace"
     }

@@ -9,14 +9,14 @@ import Synchronization
 ///
 /// The flag is process-wide because a signal handler can reach nothing else. Only the command-line
 /// driver reads it, between runs: no simulation ever sees it, so it cannot change a schedule.
-enum Interruption {
+package enum Interruption {
     private static let flag = Atomic<Bool>(false)
 
     /// True once SIGINT or SIGTERM arrived.
-    static var isRequested: Bool { flag.load(ordering: .relaxed) }
+    package static var isRequested: Bool { flag.load(ordering: .relaxed) }
 
     /// Installs the handlers (idempotent).
-    static func install() {
+    package static func install() {
         _ = isRequested  // initialise the flag before a handler can touch it
         // A parent may have started us with these signals blocked (test runners do): a handler alone
         // would never run.

@@ -21,16 +21,18 @@ import Synchronization
 /// Header words: stop line, interrupt flag, next unclaimed seed index. Worker words: in flight
 /// (index + 1, 0 = none), runs, failures, failure slots used, the end of its current chunk, the
 /// goal counts, then `failureSlots` slots of (signature hash, first seed, its digest, occurrences).
-final class WorkerBoard: @unchecked Sendable {
+package final class WorkerBoard: @unchecked Sendable {
+    /// The descriptor number a worker child finds the board on (`simrun _worker` maps it).
+    package static let childDescriptor: Int32 = 3
     /// The file descriptor children inherit (mapped again on their side).
-    let descriptor: Int32
-    let workers: Int
-    let goals: Int
+    package let descriptor: Int32
+    package let workers: Int
+    package let goals: Int
     private let words: UnsafeMutablePointer<Atomic<UInt64>>
     private let count: Int
 
     /// Distinct failures a worker keeps on the board; past that it prints a line per failure.
-    static let failureSlots = 32
+    package static let failureSlots = 32
     /// Words before the first worker's: stop line and interrupt flag, padded to a cache line.
     private static let header = 8
     private static let slotWords = 4
@@ -39,7 +41,7 @@ final class WorkerBoard: @unchecked Sendable {
     private var slotBase: Int { Self.goalBase + goals }
 
     /// Creates an anonymous shared file (unlinked at once) for `workers` workers.
-    static func create(workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
+    package static func create(workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
         var template = Array("/tmp/simrun-board-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw CommandFailure(ExitStatus.cannotWrite, "cannot create the fuzz control file") }
@@ -49,7 +51,7 @@ final class WorkerBoard: @unchecked Sendable {
     }
 
     /// Maps the board a parent passed down as `descriptor`.
-    static func attach(descriptor: Int32, workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
+    package static func attach(descriptor: Int32, workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
         try WorkerBoard(descriptor: descriptor, workers: workers, goals: goals, create: false)
     }
 
@@ -78,10 +80,10 @@ final class WorkerBoard: @unchecked Sendable {
     deinit { munmap(words, count * 8) }
 
     /// The lowest failing seed so far (`.max` when none): no worker starts a seed above it.
-    var stopSeed: UInt64 { words[0].load(ordering: .relaxed) }
+    package var stopSeed: UInt64 { words[0].load(ordering: .relaxed) }
 
     /// Lowers the stop line (a compare-exchange loop, as `SharedState` does).
-    func lowerStopSeed(to seed: UInt64) {
+    package func lowerStopSeed(to seed: UInt64) {
         var current = words[0].load(ordering: .relaxed)
         while seed < current {
             let (exchanged, original) = words[0].compareExchange(expected: current, desired: seed, ordering: .relaxed)
@@ -91,11 +93,11 @@ final class WorkerBoard: @unchecked Sendable {
     }
 
     /// Seed indices a worker takes at a time (one atomic add per chunk).
-    static let chunk: UInt64 = 64
+    package static let chunk: UInt64 = 64
 
     /// Claims the next chunk of seed indices for worker `w` and records where it ends (so that a
     /// replacement for a worker that died can finish it); nil when the index space is used up.
-    func claimChunk(_ worker: Int) -> Range<UInt64>? {
+    package func claimChunk(_ worker: Int) -> Range<UInt64>? {
         let start = words[2].wrappingAdd(Self.chunk, ordering: .relaxed).oldValue
         let (end, overflow) = start.addingReportingOverflow(Self.chunk)
         guard !overflow else { return nil }
@@ -104,46 +106,55 @@ final class WorkerBoard: @unchecked Sendable {
     }
 
     /// The end of worker `w`'s current chunk (exclusive).
-    func chunkEnd(_ worker: Int) -> UInt64 { words[Self.header + worker * stride + 4].load(ordering: .relaxed) }
+    package func chunkEnd(_ worker: Int) -> UInt64 { words[Self.header + worker * stride + 4].load(ordering: .relaxed) }
 
-    var isInterrupted: Bool { words[1].load(ordering: .relaxed) != 0 }
-    func interrupt() { words[1].store(1, ordering: .relaxed) }
+    package var isInterrupted: Bool { words[1].load(ordering: .relaxed) != 0 }
+    package func interrupt() { words[1].store(1, ordering: .relaxed) }
 
     /// The seed index worker `w` is running, or nil between runs.
-    func inFlight(_ worker: Int) -> UInt64? {
+    package func inFlight(_ worker: Int) -> UInt64? {
         let value = words[Self.header + worker * stride].load(ordering: .relaxed)
         return value == 0 ? nil : value - 1
     }
 
-    func setInFlight(_ worker: Int, _ index: UInt64?) {
+    package func setInFlight(_ worker: Int, _ index: UInt64?) {
         words[Self.header + worker * stride].store(index.map { $0 + 1 } ?? 0, ordering: .relaxed)
     }
 
     /// Runs completed by worker `w`, across its restarts.
-    func runs(_ worker: Int) -> Int { Int(words[Self.header + worker * stride + 1].load(ordering: .relaxed)) }
+    package func runs(_ worker: Int) -> Int { Int(words[Self.header + worker * stride + 1].load(ordering: .relaxed)) }
 
-    func addRun(_ worker: Int, reached goalIndices: some Sequence<Int>) {
+    package func addRun(_ worker: Int, reached goalIndices: some Sequence<Int>) {
         let base = Self.header + worker * stride
         for goal in goalIndices where goal < goals { words[base + Self.goalBase + goal].add(1, ordering: .relaxed) }
         words[base + 1].add(1, ordering: .relaxed)
     }
 
     /// A failure found by a worker, as the board holds it.
-    struct FailureSlot: Equatable {
-        var signature: UInt64
+    package struct FailureSlot: Equatable {
+        package var signature: UInt64
         /// The first (lowest) seed of this worker with this signature, and that run's digest.
-        var seed: UInt64
-        var digest: UInt64
-        var occurrences: Int
+        package var seed: UInt64
+        package var digest: UInt64
+        package var occurrences: Int
+
+        package init(signature: UInt64, seed: UInt64, digest: UInt64, occurrences: Int) {
+            self.signature = signature
+            self.seed = seed
+            self.digest = digest
+            self.occurrences = occurrences
+        }
     }
 
     /// Failing runs counted by worker `w`, across its restarts.
-    func failures(_ worker: Int) -> Int { Int(words[Self.header + worker * stride + 2].load(ordering: .relaxed)) }
+    package func failures(_ worker: Int) -> Int {
+        Int(words[Self.header + worker * stride + 2].load(ordering: .relaxed))
+    }
 
-    var totalFailures: Int { (0..<workers).reduce(0) { $0 + failures($1) } }
+    package var totalFailures: Int { (0..<workers).reduce(0) { $0 + failures($1) } }
 
     /// The distinct failures worker `w` has put on the board, in the order it found them.
-    func failureSlots(_ worker: Int) -> [FailureSlot] {
+    package func failureSlots(_ worker: Int) -> [FailureSlot] {
         let base = Self.header + worker * stride
         // Acquire: a slot counted here was filled in before the count was raised.
         let used = min(Int(words[base + 3].load(ordering: .acquiring)), Self.failureSlots)
@@ -159,7 +170,7 @@ final class WorkerBoard: @unchecked Sendable {
     /// Records a failing run of worker `w`: counts it, and adds one occurrence to its signature's slot
     /// (`slot`, from `FailureSlots`), or fills in slot `slot` when it is new. Seeds of one worker only
     /// grow, so a slot's first seed is the worker's lowest with that signature.
-    func addFailure(_ worker: Int, slot: Int, isNew: Bool, signature: UInt64, seed: UInt64, digest: UInt64) {
+    package func addFailure(_ worker: Int, slot: Int, isNew: Bool, signature: UInt64, seed: UInt64, digest: UInt64) {
         precondition(slot >= 0 && slot < Self.failureSlots, "failure slot \(slot) out of range")
         let base = Self.header + worker * stride
         let at = base + slotBase + slot * Self.slotWords
@@ -176,12 +187,12 @@ final class WorkerBoard: @unchecked Sendable {
     }
 
     /// Counts a failing run of worker `w` whose signature found no free slot (it is printed instead).
-    func countFailure(_ worker: Int) {
+    package func countFailure(_ worker: Int) {
         words[Self.header + worker * stride + 2].add(1, ordering: .relaxed)
     }
 
     /// Runs that reached each goal, summed over workers.
-    func goalCounts() -> [Int] {
+    package func goalCounts() -> [Int] {
         (0..<goals).map { goal in
             (0..<workers).reduce(0) {
                 $0 + Int(words[Self.header + $1 * stride + Self.goalBase + goal].load(ordering: .relaxed))
@@ -189,23 +200,23 @@ final class WorkerBoard: @unchecked Sendable {
         }
     }
 
-    var totalRuns: Int { (0..<workers).reduce(0) { $0 + runs($1) } }
+    package var totalRuns: Int { (0..<workers).reduce(0) { $0 + runs($1) } }
 }
 
 /// A worker's side of its failure slots: which signature went into which slot (rebuilt from the
 /// board when a worker replaces one that died, so the slots carry on across restarts).
-struct FailureSlots {
+package struct FailureSlots {
     private var bySignature: [UInt64: Int] = [:]
     private var used = 0
 
-    init(board: WorkerBoard, worker: Int) {
+    package init(board: WorkerBoard, worker: Int) {
         for (slot, entry) in board.failureSlots(worker).enumerated() { bySignature[entry.signature] = slot }
         used = bySignature.count
     }
 
     /// Records a failure on the board; false when the table is full and the signature new (the
     /// caller reports it another way).
-    mutating func record(
+    package mutating func record(
         on board: WorkerBoard, worker: Int, signature: UInt64, seed: UInt64, digest: UInt64
     ) -> Bool {
         if let slot = bySignature[signature] {

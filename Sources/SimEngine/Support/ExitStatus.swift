@@ -24,5 +24,5 @@ public struct CommandFailure: Error, CustomStringConvertible {
 
     public var description: String { message }
 
-    static func usage(_ message: String) -> CommandFailure { .init(ExitStatus.usage, message) }
+    package static func usage(_ message: String) -> CommandFailure { .init(ExitStatus.usage, message) }
 }

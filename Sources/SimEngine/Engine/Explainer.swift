@@ -95,11 +95,11 @@ public struct Explainer {
 }
 
 /// Notes the virtual time of each decision (the time of the last event before it).
-final class DecisionClock: EventSink {
+package final class DecisionClock: EventSink {
     private(set) var times: [Int64] = []
     private var now: Int64 = 0
 
-    func define(_ symbol: Symbol, _ text: String) {}
-    func record(_ event: Event) { now = event.time }
-    func record(_ decision: Decision) { times.append(now) }
+    package func define(_ symbol: Symbol, _ text: String) {}
+    package func record(_ event: Event) { now = event.time }
+    package func record(_ decision: Decision) { times.append(now) }
 }

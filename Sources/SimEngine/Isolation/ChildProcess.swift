@@ -9,18 +9,18 @@ import Synchronization
 ///
 /// Children isolate what can kill a process: a model that traps takes its child down, never the
 /// command the user ran.
-struct ChildProcess {
+package struct ChildProcess {
     /// How a child ended.
-    enum Termination: Equatable, CustomStringConvertible {
+    package enum Termination: Equatable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
 
-        var isCrash: Bool {
+        package var isCrash: Bool {
             if case .signaled = self { return true }
             return false
         }
 
-        var description: String {
+        package var description: String {
             switch self {
             case .exited(let code): "exited with status \(code)"
             case .signaled(let signal): "killed by signal \(signal) (\(ChildProcess.signalName(signal)))"
@@ -29,30 +29,30 @@ struct ChildProcess {
     }
 
     /// What a finished child printed and how it ended.
-    struct Output {
-        var termination: Termination
-        var stdout: String
-        var stderr: String
+    package struct Output {
+        package var termination: Termination
+        package var stdout: String
+        package var stderr: String
     }
 
-    let pid: pid_t
+    package let pid: pid_t
     /// The read ends of the child's stdout and stderr (when captured).
-    let stdoutFD: Int32
-    let stderrFD: Int32
+    package let stdoutFD: Int32
+    package let stderrFD: Int32
 
     /// The executable to re-run: this process's own binary.
-    static let executable = "/proc/self/exe"
+    package static let executable = "/proc/self/exe"
 
     /// Set by `SimRun.main` only: then `/proc/self/exe` understands simrun's command line. A process
     /// that runs commands in-process (a test calling `SimRun.run`) is some other binary, which must
     /// never be re-executed with simrun arguments. Process-wide on purpose: it describes the process.
     private static let isSelfExecutable = Atomic<Bool>(false)
 
-    static func markSelfExecutable() { isSelfExecutable.store(true, ordering: .relaxed) }
+    package static func markSelfExecutable() { isSelfExecutable.store(true, ordering: .relaxed) }
 
     /// Whether commands can run parts of their work in child processes (false when the command tree
     /// runs inside another program, e.g. a test calling `SimRun.run`: then they run in-process).
-    static var isAvailable: Bool { isSelfExecutable.load(ordering: .relaxed) }
+    package static var isAvailable: Bool { isSelfExecutable.load(ordering: .relaxed) }
 
     /// Starts `simrun <arguments>` as a child in its own process group (a Ctrl-C on the terminal
     /// reaches only the parent, which stops children in order). `inherit` maps child fds to ours.
@@ -106,7 +106,7 @@ struct ChildProcess {
     }
 
     /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
-    static func run(_ arguments: [String], timeoutSeconds: Double = 300) throws(CommandFailure) -> Output {
+    package static func run(_ arguments: [String], timeoutSeconds: Double = 300) throws(CommandFailure) -> Output {
         let child = try spawn(arguments)
         var out: [UInt8] = []
         var err: [UInt8] = []
@@ -164,7 +164,7 @@ struct ChildProcess {
 
     /// The runtime's one-line reason for a trap, from a child's stderr: "Precondition failed: …",
     /// "Fatal error: …" (without the source location). Optimized builds print none.
-    static func trapMessage(in stderr: String) -> String? {
+    package static func trapMessage(in stderr: String) -> String? {
         let markers = ["Precondition failed", "Fatal error", "Assertion failed", "Unexpectedly found nil"]
         for line in stderr.split(separator: "\n") {
             for marker in markers {

@@ -3,7 +3,7 @@
 #endif
 
 /// Creates a directory (and its parents) if it does not exist.
-func ensureDirectory(_ path: String) throws(CommandFailure) {
+package func ensureDirectory(_ path: String) throws(CommandFailure) {
     var current = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
         current += component + "/"
@@ -14,6 +14,6 @@ func ensureDirectory(_ path: String) throws(CommandFailure) {
 }
 
 /// True when a file exists at `path`.
-func fileExists(_ path: String) -> Bool {
+package func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
 }

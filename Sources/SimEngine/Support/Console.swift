@@ -91,5 +91,5 @@ public final class Console: Sendable {
 
 /// Lines kept by a capturing console.
 final class CaptureBuffer: Sendable {
-    let lines = Mutex<[String]>([])
+    package let lines = Mutex<[String]>([])
 }

@@ -7,11 +7,16 @@ import SimTrace
 
 /// `replay` of a trace whose run crashed: following its schedule traps again, so the replay runs in
 /// a child process, and the events it recorded up to the trap are compared with the recording.
-struct CrashReplay {
-    let input: TraceInput
-    let plan: RunPlan
+package struct CrashReplay {
+    package let input: TraceInput
+    package let plan: RunPlan
 
-    func run(console: Console) throws(CommandFailure) -> Int32 {
+    package init(input: TraceInput, plan: RunPlan) {
+        self.input = input
+        self.plan = plan
+    }
+
+    package func run(console: Console) throws(CommandFailure) -> Int32 {
         let header = input.header
         let title = "\(header.scenario)/\(plan.variant) seed \(header.seed)"
         let path = DeterminismCheck.temporaryTracePath("replay")

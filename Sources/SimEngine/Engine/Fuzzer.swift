@@ -142,16 +142,16 @@ public struct Fuzzer: Sendable {
 }
 
 /// What the workers share: the next seed, the stop line, and the findings.
-final class SharedState: Sendable {
-    let nextIndex = Atomic<UInt64>(0)
-    let stopSeed = Atomic<UInt64>(.max)
-    let runs = Atomic<Int>(0)
-    let interrupted = Atomic<Bool>(false)
+package final class SharedState: Sendable {
+    package let nextIndex = Atomic<UInt64>(0)
+    package let stopSeed = Atomic<UInt64>(.max)
+    package let runs = Atomic<Int>(0)
+    package let interrupted = Atomic<Bool>(false)
     private let findings = Mutex<[Fuzzer.Finding]>([])
     private let failures = Mutex<Int>(0)
     private let goals: Mutex<[Int]>
 
-    init(goalCount: Int) { goals = Mutex(Array(repeating: 0, count: goalCount)) }
+    package init(goalCount: Int) { goals = Mutex(Array(repeating: 0, count: goalCount)) }
 
     /// Lowers the stop line to `seed`. (A compare-exchange loop: `Atomic<UInt64>.min` in Swift 6.3.1
     /// on Linux returns the new minimum without storing it.)
@@ -216,7 +216,7 @@ final class SharedState: Sendable {
 
 extension Duration {
     /// This duration in seconds, as a Double (for rates and progress).
-    var seconds: Double {
+    package var seconds: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
     }
@@ -224,10 +224,10 @@ extension Duration {
 
 /// How many runs reached each coverage goal, by position in declaration order. Grows when a run
 /// declares more goals than the first did (`reach` of an undeclared goal adds one as it runs).
-struct GoalTally {
+package struct GoalTally {
     private(set) var counts: [Int] = []
 
-    mutating func count(_ result: RunResult) {
+    package mutating func count(_ result: RunResult) {
         if counts.count < result.goals.count {
             counts += Array(repeating: 0, count: result.goals.count - counts.count)
         }

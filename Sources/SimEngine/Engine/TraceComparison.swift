@@ -3,12 +3,17 @@ import SimTrace
 
 /// Compares the events of two traces of the same run (streamed, by content: symbols by their text),
 /// and renders the first difference with a few events of context from each side.
-struct TraceComparison {
-    let expected: String
-    let actual: String
+package struct TraceComparison {
+    package let expected: String
+    package let actual: String
+
+    package init(expected: String, actual: String) {
+        self.expected = expected
+        self.actual = actual
+    }
 
     /// The first difference as printable lines, or nil when both traces hold the same events.
-    func firstDifference(expectedLabel: String = "first run", actualLabel: String = "second run")
+    package func firstDifference(expectedLabel: String = "first run", actualLabel: String = "second run")
         throws(CommandFailure) -> [String]?
     {
         do {

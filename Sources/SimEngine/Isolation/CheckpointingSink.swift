@@ -5,19 +5,19 @@ import SimTrace
 /// mid-run (a trap) the file holds everything up to the last event before it.
 ///
 /// A frame per record costs a zstd frame header each: used only to re-run one schedule that crashed.
-final class CheckpointingSink: EventSink {
-    let writer: TraceWriter
+package final class CheckpointingSink: EventSink {
+    package let writer: TraceWriter
 
-    init(writer: TraceWriter) { self.writer = writer }
+    package init(writer: TraceWriter) { self.writer = writer }
 
-    func define(_ symbol: Symbol, _ text: String) { writer.define(symbol, text) }
+    package func define(_ symbol: Symbol, _ text: String) { writer.define(symbol, text) }
 
-    func record(_ event: Event) {
+    package func record(_ event: Event) {
         writer.record(event)
         writer.checkpoint()
     }
 
-    func record(_ decision: Decision) {
+    package func record(_ decision: Decision) {
         writer.record(decision)
         writer.checkpoint()
     }

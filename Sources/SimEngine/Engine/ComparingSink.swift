@@ -6,12 +6,12 @@ import SimTrace
 ///
 /// The recorded events come from a `TraceStream`, which the replay strategy reads its decisions
 /// from too: one pass over the file.
-final class ComparingSink: EventSink {
-    struct Divergence {
-        var recorded: [String]
-        var live: [String]
-        var atEvent: UInt64
-        var reason: String
+package final class ComparingSink: EventSink {
+    package struct Divergence {
+        package var recorded: [String]
+        package var live: [String]
+        package var atEvent: UInt64
+        package var reason: String
     }
 
     private let stream: TraceStream
@@ -22,20 +22,20 @@ final class ComparingSink: EventSink {
     @exclusivity(unchecked) private var recorded = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
     @exclusivity(unchecked) private var recentLive = RecentEvents(capacity: ComparingSink.context + 1)
     @exclusivity(unchecked) private(set) var divergence: Divergence?
-    var readError: TraceError? { stream.readError }
+    package var readError: TraceError? { stream.readError }
     @exclusivity(unchecked) private(set) var compared: UInt64 = 0
     /// The recording is truncated and every event it holds matched: the rest of the run has nothing
     /// to compare with, which is not a divergence.
     @exclusivity(unchecked) private(set) var reachedTruncation = false
     @exclusivity(unchecked) private var done = false
-    static let context = 4
+    package static let context = 4
 
     init(stream: TraceStream) {
         self.stream = stream
         reader = stream.reader
     }
 
-    func define(_ symbol: Symbol, _ text: String) {
+    package func define(_ symbol: Symbol, _ text: String) {
         while liveSymbols.count <= Int(symbol.raw) {
             liveSymbols.append("")
             liveHashes.append(0)
@@ -44,9 +44,9 @@ final class ComparingSink: EventSink {
         liveHashes[Int(symbol.raw)] = Digest.hash(text: text)
     }
 
-    func record(_ decision: Decision) {}
+    package func record(_ decision: Decision) {}
 
-    func record(_ event: Event) {
+    package func record(_ event: Event) {
         // One flag for "stopped comparing" (divergence, truncation reached, read error): testing the
         // optionals per event goes through their value witnesses.
         guard !done else { return }
@@ -132,12 +132,12 @@ final class ComparingSink: EventSink {
 }
 
 /// The last few events, in a ring (shifting an array per event showed up in replay profiles).
-struct RecentEvents {
+package struct RecentEvents {
     private var items: [Event] = []
     private var next = 0
-    let capacity: Int
+    package let capacity: Int
 
-    init(capacity: Int) { self.capacity = capacity }
+    package init(capacity: Int) { self.capacity = capacity }
 
     mutating func add(_ event: Event) {
         if items.count < capacity {

@@ -56,7 +56,7 @@ public struct RunPlan: Sendable {
     }
 
     /// The header options that make a recording self-describing.
-    var options: [(String, String)] {
+    package var options: [(String, String)] {
         [
             ("estimatedSteps", String(estimatedSteps)),
             ("maxSteps", String(scenario.limits.maxSteps)),

@@ -4,27 +4,33 @@ import SimTrace
 /// Records one schedule in a child process (`simrun _record`) and keeps its trace whatever happens:
 /// complete when the run ends, sealed with a `crashed` verdict up to the last event when the model
 /// traps.
-struct IsolatedRecording {
+package struct IsolatedRecording {
     /// What the child's run left.
-    struct Outcome {
+    package struct Outcome {
         /// The trace, under its final name.
-        var path: String
+        package var path: String
         /// The recorded verdict (`crashed` when the child died).
-        var verdict: Verdict
-        var eventCount: UInt64
-        var digest: Digest
+        package var verdict: Verdict
+        package var eventCount: UInt64
+        package var digest: Digest
         /// True when the child died (a trap) and the trace was sealed by the parent.
-        var crashed: Bool
+        package var crashed: Bool
         /// For a crash, the last event recorded before it (kind and subject).
-        var lastEventText: String
+        package var lastEventText: String
     }
 
-    let scenario: String
-    let variant: String
-    let strategy: String
+    package let scenario: String
+    package let variant: String
+    package let strategy: String
+
+    package init(scenario: String, variant: String, strategy: String) {
+        self.scenario = scenario
+        self.variant = variant
+        self.strategy = strategy
+    }
 
     /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
-    func record(seed: UInt64, tapeFrom: String? = nil, to path: String) throws(CommandFailure) -> Outcome {
+    package func record(seed: UInt64, tapeFrom: String? = nil, to path: String) throws(CommandFailure) -> Outcome {
         var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] }

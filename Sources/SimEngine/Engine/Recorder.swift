@@ -39,7 +39,7 @@ public enum Recorder {
             options: options)
     }
 
-    static func footer(for result: RunResult) -> TraceFooter {
+    package static func footer(for result: RunResult) -> TraceFooter {
         TraceFooter(
             eventCount: result.eventCount, decisionCount: UInt64(result.tape.count), steps: UInt64(result.steps),
             endTime: result.endTime, verdict: result.verdict, digest: result.digest)

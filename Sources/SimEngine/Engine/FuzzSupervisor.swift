@@ -12,42 +12,55 @@ import SimCore
 ///
 /// The outcome matches the in-process `Fuzzer`: the same seeds run, and without `keepGoing` the
 /// campaign reports the failure (or crash) with the lowest seed, whatever `jobs` is.
-struct FuzzSupervisor {
+package struct FuzzSupervisor {
     /// A seed whose run trapped.
-    struct Crash {
-        var seed: UInt64
-        var message: String
-        var occurrences: Int
-        var signature: FailureSignature { FailureSignature(.crashed(message)) }
+    package struct Crash {
+        package var seed: UInt64
+        package var message: String
+        package var occurrences: Int
+        package var signature: FailureSignature { FailureSignature(.crashed(message)) }
     }
 
-    struct Outcome {
-        var report: Fuzzer.Report
-        var crashes: [Crash]
-        var interrupted: Bool
+    package struct Outcome {
+        package var report: Fuzzer.Report
+        package var crashes: [Crash]
+        package var interrupted: Bool
         /// Seeds whose failure did not re-run the same in this process as in the worker.
-        var nondeterministic: Set<UInt64>
+        package var nondeterministic: Set<UInt64>
+
+        package init(report: Fuzzer.Report, crashes: [Crash], interrupted: Bool, nondeterministic: Set<UInt64>) {
+            self.report = report
+            self.crashes = crashes
+            self.interrupted = interrupted
+            self.nondeterministic = nondeterministic
+        }
     }
 
-    let plan: RunPlan
-    let strategy: String
-    let configuration: Fuzzer.Configuration
+    package let plan: RunPlan
+    package let strategy: String
+    package let configuration: Fuzzer.Configuration
+
+    package init(plan: RunPlan, strategy: String, configuration: Fuzzer.Configuration) {
+        self.plan = plan
+        self.strategy = strategy
+        self.configuration = configuration
+    }
 
     private struct Worker {
-        var child: ChildProcess
-        var stdoutOpen = true
-        var stderrOpen = true
-        var pending: [UInt8] = []
-        var stderrTail: [UInt8] = []
+        package var child: ChildProcess
+        package var stdoutOpen = true
+        package var stderrOpen = true
+        package var pending: [UInt8] = []
+        package var stderrTail: [UInt8] = []
     }
 
     private struct Failure {
-        var seed: UInt64
-        var digest: UInt64
-        var occurrences: Int
+        package var seed: UInt64
+        package var digest: UInt64
+        package var occurrences: Int
     }
 
-    func run(progress: (Int, Int, Int, Double) -> Void) throws(CommandFailure) -> Outcome {
+    package func run(progress: (Int, Int, Int, Double) -> Void) throws(CommandFailure) -> Outcome {
         let config = configuration
         let goalNames = plan.goals()
         let board = try WorkerBoard.create(workers: config.jobs, goals: goalNames.count)
@@ -261,12 +274,12 @@ struct FuzzSupervisor {
         if let prefix = plan.prefix, let source = prefix.source {
             arguments += ["--from", source, "--keep", String(prefix.keep)]
         }
-        return try ChildProcess.spawn(arguments, inherit: [(WorkerChildCommand.boardDescriptor, board.descriptor)])
+        return try ChildProcess.spawn(arguments, inherit: [(WorkerBoard.childDescriptor, board.descriptor)])
     }
 
     /// Parses `fail <index> <seed> <signature hash> <digest>` from a worker's stdout line, in place
     /// (no String per line: a worker prints one per failing run).
-    static func parseFailure(_ line: ArraySlice<UInt8>) -> (UInt64, UInt64, UInt64)? {
+    package static func parseFailure(_ line: ArraySlice<UInt8>) -> (UInt64, UInt64, UInt64)? {
         var numbers: [UInt64] = []
         numbers.reserveCapacity(4)
         var position = line.startIndex

@@ -38,7 +38,7 @@ public struct TraceInput {
         }
     }
 
-    static func failure(_ error: TraceError) -> CommandFailure {
+    package static func failure(_ error: TraceError) -> CommandFailure {
         CommandFailure(error.kind == .missingFile ? ExitStatus.missingInput : ExitStatus.badTrace, error.description)
     }
 
@@ -48,7 +48,7 @@ public struct TraceInput {
     }
 
     /// The plan for a trace whose header alone has been read.
-    static func plan(
+    package static func plan(
         for header: TraceHeader, path: String, in catalog: ScenarioCatalog, variant: String?
     ) throws(CommandFailure) -> RunPlan {
         let scenario: Scenario

@@ -53,7 +53,7 @@ public struct EventText {
 
 extension String {
     /// A fixed-point rendering without Foundation.
-    init(format value: Double, decimals: Int) {
+    package init(format value: Double, decimals: Int) {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let rounded = (value * scale).rounded()
