@@ -13,7 +13,9 @@ let package = Package(
         .library(name: "SimModels", targets: ["SimModels"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Errno and its messages for the process layer (SimEngine/Isolation), on Linux and macOS alike.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -27,7 +29,10 @@ let package = Package(
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
         // The library behind the command line: campaigns, replay, shrink, explain, recording, child
         // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
-        .target(name: "SimEngine", dependencies: ["SimCore", "SimTrace"]),
+        .target(
+            name: "SimEngine",
+            dependencies: ["SimCore", "SimTrace", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "SimRunKit",
             dependencies: [
@@ -46,6 +51,10 @@ let package = Package(
         .testTarget(
             name: "SimScenariosTests",
             dependencies: ["SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
+            name: "SimEngineTests",
+            dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimRunKitTests",
