@@ -65,3 +65,18 @@ import Testing
         return board.tally()
     }
 }
+
+/// A `--time` campaign ends at its deadline; one whose deadline has already passed runs nothing,
+/// which pins the check without depending on how fast the machine is.
+@Suite struct CampaignDeadlineTests {
+    @Test func aCampaignPastItsDeadlineRunsNoSeed() {
+        let plan = RunPlan(scenario: CounterRace.scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let space = SeedSpace(seeds: 0..<UInt64.max, bounded: false)
+        let board = ThreadBoard(workers: 1, goals: plan.goals().count)
+        CampaignWorker(plan: plan, space: space, keepGoing: true, deadline: ContinuousClock.now)
+            .run(on: board, worker: 0)
+        #expect(board.tally().runs == 0)
+        let report = Fuzzer(plan: plan, configuration: .init(seeds: 0..<UInt64.max, seconds: 1e-9, jobs: 2)).run()
+        #expect(report.schedules == 0 && report.findings.isEmpty)
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SimCore
 import SimEngine
+import SimTrace
 
 #if canImport(Glibc)
     import Glibc
