@@ -14,7 +14,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Errno and its messages for the process layer (SimEngine/Isolation), on Linux and macOS alike.
+        // The process layer (SimEngine/Isolation), on Linux and macOS alike: children run to the end
+        // through swift-subprocess (without its Foundation trait), descriptors and Errno messages
+        // through swift-system.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
@@ -31,7 +34,11 @@ let package = Package(
         // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
         .target(
             name: "SimEngine",
-            dependencies: ["SimCore", "SimTrace", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "SimCore", "SimTrace",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "SimRunKit",

@@ -15,11 +15,12 @@ import SystemPackage
 /// Children isolate what can kill a process: a model that traps takes its child down, never the
 /// command the user ran.
 ///
-/// The one file with `posix_spawn`, pipes and `poll` (POSIX, with the Linux/Darwin differences
-/// behind `#if`). swift-subprocess does not fit here: a fuzz worker inherits the shared board on
-/// descriptor 3 (swift-subprocess 1.0.2 passes only stdin, stdout and stderr), the supervisor
-/// multiplexes the pipes of many workers in one synchronous loop that also watches Ctrl-C (its API
-/// is `async`, one task per child), and the callers are synchronous commands.
+/// Children run to the end go through swift-subprocess (`ChildProcess+Subprocess.swift`). This file
+/// is the one with `posix_spawn`, pipes and `poll` (POSIX, with the Linux/Darwin differences behind
+/// `#if`), for the fuzz workers, where swift-subprocess does not fit: a worker inherits the shared
+/// board on descriptor 3 (swift-subprocess 1.0.2 passes only stdin, stdout and stderr), and the
+/// supervisor multiplexes the pipes of many workers in one synchronous loop that also watches
+/// Ctrl-C and replaces dead workers (its API is `async`, one task per child).
 package struct ChildProcess {
     /// How a child ended.
     package enum Termination: Equatable, CustomStringConvertible {
@@ -172,30 +173,6 @@ package struct ChildProcess {
                 ExitStatus.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
-    }
-
-    /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
-    package static func run(_ arguments: [String], timeoutSeconds: Double = 300) throws(CommandFailure) -> Output {
-        var child = try spawn(arguments)
-        var out: [UInt8] = []
-        var err: [UInt8] = []
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
-        var killed = false
-        while !child.openStreams.isEmpty {
-            let streams = child.openStreams.map { (owner: (), stream: $0, descriptor: child.descriptor($0)) }
-            for (_, stream) in waitForOutput(streams, timeoutMilliseconds: 100) {
-                let bytes = child.read(stream)
-                if stream == .stdout { out += bytes } else { err += bytes }
-            }
-            if !killed && ContinuousClock.now > deadline {
-                kill(child.pid, SIGKILL)
-                killed = true
-            }
-        }
-        let termination = child.wait()
-        return Output(
-            termination: termination, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// Waits for the child to end.

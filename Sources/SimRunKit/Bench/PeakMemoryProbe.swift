@@ -14,9 +14,6 @@ import SimEngine
 /// The child reports its own peak into a file: on Linux its `VmHWM` (from `/proc/self/status`), since
 /// `ru_maxrss` from `wait4` is no good there (Linux carries the high-water mark across `exec`, and
 /// `posix_spawn` runs the child on the parent's memory until then); on Darwin its own `ru_maxrss`.
-///
-/// It spawns with plain `posix_spawn` rather than swift-subprocess: the child inherits stdout and
-/// stderr as they are, and the wait is a synchronous `waitpid` in a synchronous benchmark.
 enum PeakMemoryProbe {
     struct Outcome {
         /// The child's peak resident set size in bytes (its `VmHWM`).
@@ -24,30 +21,17 @@ enum PeakMemoryProbe {
         var exitStatus: Int32
     }
 
-    /// Spawns this executable (`ChildProcess.executable`) with `arguments` plus `--report <file>` (stdout and stderr inherited),
-    /// waits for it and reads the peak it reported.
+    /// Runs this executable (`ChildProcess.runInheritingOutput`) with `arguments` plus
+    /// `--report <file>` (stdout and stderr inherited), waits for it and reads the peak it reported.
     static func run(_ arguments: [String], reportPath: String) -> Outcome? {
         unlink(reportPath)
         defer { unlink(reportPath) }
-        let arguments = arguments + ["--report", reportPath]
-        let executable = ChildProcess.executable
-        var cArguments: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) }
-        defer { for pointer in cArguments { free(pointer) } }
-        cArguments.append(nil)
-        var pid: pid_t = 0
-        let spawned = cArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let argv = buffer.baseAddress else { return -1 }
-            return posix_spawn(&pid, executable, nil, nil, argv, ChildProcess.environment)
-        }
-        guard spawned == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return nil }
-        }
-        // WIFEXITED/WEXITSTATUS are macros Swift cannot see.
-        let exited = status & 0x7F == 0
-        guard let text = readSmallFile(reportPath), let kib = UInt64(text.filter(\.isNumber)) else { return nil }
-        return Outcome(peakBytes: kib * 1024, exitStatus: exited ? (status >> 8) & 0xFF : -1)
+        guard let termination = try? ChildProcess.runInheritingOutput(arguments + ["--report", reportPath]),
+            let text = readSmallFile(reportPath), let kib = UInt64(text.filter(\.isNumber))
+        else { return nil }
+        let status: Int32
+        if case .exited(let code) = termination { status = code } else { status = -1 }
+        return Outcome(peakBytes: kib * 1024, exitStatus: status)
     }
 
     /// This process's peak resident set size in KiB, nil when the system does not say.
