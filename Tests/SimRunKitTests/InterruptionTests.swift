@@ -12,6 +12,9 @@ import Testing
         process.executableURL = SimrunProcess.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        // A process killed mid-way cannot remove its temporary files (nor can a child that dies of
+        // SIGPIPE when its parent is killed): they go to the test's directory, removed with it.
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = stderr ?? FileHandle.nullDevice
