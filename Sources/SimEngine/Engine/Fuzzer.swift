@@ -54,9 +54,13 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// A seed whose run trapped, taking its worker process down.
     public struct Crash: Sendable {
+        /// The lowest seed whose run trapped this way.
         public var seed: UInt64
+        /// The runtime's one-line reason ("Precondition failed: …"), or how the worker ended.
         public var message: String
+        /// How many runs trapped this way.
         public var occurrences: Int
+        /// The crash as a failure signature (`crashed` oracle, the message's shape).
         public var signature: FailureSignature { FailureSignature(.crashed(message)) }
     }
 

@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -12,7 +14,8 @@ package func ensureDirectory(_ path: String) throws(CommandFailure) {
     for component in path.split(separator: "/") {
         current += component + "/"
         if mkdir(current, 0o755) != 0 && errno != EEXIST {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot create directory \(current): errno \(errno)")
+            throw CommandFailure(
+                ExitStatus.cannotWrite, "cannot create directory \(current): \(Errno(rawValue: errno))")
         }
     }
 }
