@@ -1,3 +1,4 @@
+import Foundation
 import SimEngine
 import Testing
 
@@ -54,5 +55,21 @@ import Testing
         #expect(first.entries == [.init(signature: 2, seed: 12, evidence: "b", occurrences: 1)])
         #expect(first.failingRuns == 1)
         #expect(FindingsTable<String>().keepingFirstFailure().isEmpty)
+    }
+
+    @Test func aTableSurvivesEncodingAndMergesAfterwards() throws {
+        var shardOne = FindingsTable<String>()
+        shardOne.record(signature: 4, seed: 30, evidence: "x")
+        shardOne.record(signature: 9, seed: 7, evidence: "y", occurrences: 2)
+        var shardTwo = FindingsTable<String>()
+        shardTwo.record(signature: 4, seed: 3, evidence: "z")
+        let decoded = try JSONDecoder().decode(
+            FindingsTable<String>.self, from: JSONEncoder().encode(shardOne))
+        #expect(decoded.entries == shardOne.entries)
+        #expect(
+            decoded.merging(shardTwo).entries == [
+                .init(signature: 4, seed: 3, evidence: "z", occurrences: 2),
+                .init(signature: 9, seed: 7, evidence: "y", occurrences: 2),
+            ])
     }
 }

@@ -43,7 +43,7 @@ package struct CampaignTally: Sendable {
 }
 
 /// What a worker knows of a failing run without keeping its tape: re-running the seed gives the rest.
-package enum RunEvidence: Sendable, Equatable {
+package enum RunEvidence: Sendable, Equatable, Codable {
     /// An oracle failed; `digest` is the run's event digest (a re-run that differs is nondeterministic).
     case failed(digest: UInt64)
     /// The run trapped and took its worker process down; the runtime's message (or how it ended).
