@@ -7,6 +7,7 @@ import SystemPackage
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+    import MachO  // _NSGetExecutablePath
 #endif
 
 /// A child process of this very executable, so that a user's own binary built on
