@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SimEngine", targets: ["SimEngine"]),
         .library(name: "SimCore", targets: ["SimCore"]),
         .library(name: "SimModels", targets: ["SimModels"]),
+        .library(name: "SimTesting", targets: ["SimTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,6 +48,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Swift Testing integration: explore a scenario from a @Test, replay a Traces/ corpus.
+        .target(name: "SimTesting", dependencies: ["SimCore", "SimTrace", "SimEngine"]),
         .executableTarget(name: "simrun", dependencies: ["SimRunKit"]),
         // A user's own executable over their own scenario, through the same command tree (README).
         .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
@@ -70,8 +73,11 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SimTestingTests", dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
             name: "TraceRegressionTests",
-            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport"]
+            dependencies: ["SimTesting", "SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -120,8 +120,7 @@ struct FuzzCommand: CatalogCommand {
     }
 
     private func slug(_ text: String) -> String {
-        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        return String(mapped).split(separator: "-").joined(separator: "-")
+        fileNameSlug(text)
     }
 
     private func parseSeeds(_ text: String?) throws(CommandFailure) -> Range<UInt64> {
