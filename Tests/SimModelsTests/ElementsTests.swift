@@ -334,3 +334,35 @@ private func path(_ steps: (String, Int)...) -> ElementPath {
         }
     }
 }
+
+/// square/Blueprint PR #618 (`BlueprintUI/Sources/BlueprintView/BlueprintView.swift`): a safe-area
+/// change inside a pass, followed by a forced layout, is deferred; before the PR it trapped
+/// (`.trapReentrant`, fuzzed through worker processes in `CrashFindingTests`).
+@Suite struct BlueprintSafeAreaTests {
+    private func host(_ policy: BlueprintView.UpdatePolicy, insideThePass: Bool) -> (BlueprintView, RunResult) {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation, policy: policy)
+        var changed = false
+        let changeSafeArea = {
+            guard !changed else { return }
+            changed = true
+            view.safeAreaInsetsDidChange()
+            view.layoutIfNeeded()
+        }
+        view.element = Box(text: "header", onApply: insideThePass ? changeSafeArea : nil)
+        if !insideThePass { simulation.post(on: "main", "keyboard.willShow") { changeSafeArea() } }
+        return (view, simulation.run())
+    }
+
+    @Test func aSafeAreaChangeInsideAPassIsDeferredSinceTheFix() {
+        let (view, result) = host(.deferReentrant, insideThePass: true)
+        #expect(result.verdict == .pass)
+        #expect(view.deferredCount == 1 && view.passCount == 2 && view.isSettled)
+    }
+
+    @Test func beforeTheFixAChangeBetweenPassesIsAnOrdinaryForcedLayout() {
+        let (view, result) = host(.trapReentrant, insideThePass: false)
+        #expect(result.verdict == .pass)
+        #expect(view.deferredCount == 0 && view.passCount == 2 && view.isSettled)
+    }
+}

@@ -16,6 +16,11 @@ public final class BlueprintView {
         /// A naive host: lifecycle callbacks run inside the pass, and the dirty flag is cleared
         /// when the pass ends, so a request made during the pass is silently lost.
         case clearAfterPass
+        /// Blueprint before square/Blueprint PR #618: a request during a pass schedules an ordinary
+        /// layout, and a pass forced from inside a pass (`layoutIfNeeded()` from a UIKit callback such
+        /// as `safeAreaInsetsDidChange`) trips `precondition(!isInsideUpdate, "Reentrant updates are
+        /// not supported in BlueprintView…")`: the process traps.
+        case trapReentrant
     }
 
     private unowned let simulation: Simulation
@@ -62,6 +67,13 @@ public final class BlueprintView {
         self.element = element
     }
 
+    /// UIKit told the view its safe area changed (`BlueprintView.safeAreaInsetsDidChange`): the
+    /// hierarchy must be updated, possibly while a pass is running (the callback is synchronous).
+    public func safeAreaInsetsDidChange() {
+        simulation.emit("view.safeAreaChange", "", ["updating": .bool(isInsideUpdate)])
+        setNeedsViewHierarchyUpdate()
+    }
+
     /// Runs the pending update now (UIKit's `layoutIfNeeded`).
     public func layoutIfNeeded() { updateViewHierarchyIfNeeded() }
 
@@ -74,6 +86,10 @@ public final class BlueprintView {
         switch policy {
         case .clearAfterPass:
             // Coalesces with the pass it believes pending, even the one running now.
+            if needsViewHierarchyUpdate { return }
+            needsViewHierarchyUpdate = true
+            setNeedsLayout()
+        case .trapReentrant:
             if needsViewHierarchyUpdate { return }
             needsViewHierarchyUpdate = true
             setNeedsLayout()
@@ -113,11 +129,19 @@ public final class BlueprintView {
         guard needsViewHierarchyUpdate else { return }
         if isInsideUpdate {
             // A pass forced from inside a pass: never nest, retry later (or drop, naively).
-            if policy == .deferReentrant { scheduleDeferredUpdate() }
+            switch policy {
+            case .deferReentrant: scheduleDeferredUpdate()
+            case .clearAfterPass: break
+            case .trapReentrant:
+                simulation.emit("update.reentrant", "", ["pass": .int(passCount)])
+                preconditionFailure(
+                    "Reentrant updates are not supported in BlueprintView. Ensure that view events from within"
+                        + " the hierarchy are not synchronously triggering additional updates.")
+            }
             return
         }
         isInsideUpdate = true
-        if policy == .deferReentrant { needsViewHierarchyUpdate = false }
+        if policy != .clearAfterPass { needsViewHierarchyUpdate = false }
         passCount += 1
         let expected = element.map(ResolvedViewNode.resolve) ?? []
         simulation.emit("element.update", "", ["pass": .int(passCount), "views": .int(expected.count)])
@@ -128,7 +152,7 @@ public final class BlueprintView {
         updateChildren(of: root, to: expected, at: "", animation: animation, context: context, lifecycle: &lifecycle)
         hasUpdatedViewHierarchy = true
         switch policy {
-        case .deferReentrant:
+        case .deferReentrant, .trapReentrant:
             // Done before the callbacks, so a callback that re-renders schedules a normal pass.
             isInsideUpdate = false
             deliver(lifecycle)
