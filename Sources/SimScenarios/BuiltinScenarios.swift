@@ -16,5 +16,7 @@ public enum BuiltinScenarios {
         TCAConcatenatedCancel.scenario,
         BoardyRemovedBoardCompletion.scenario,
         BlueprintReentrantUpdateCrash.scenario,
+        // Two systems on one screen.
+        BlueprintTCADroppedEvent.scenario,
     ]
 }

@@ -366,3 +366,30 @@ private func path(_ steps: (String, Int)...) -> ElementPath {
         #expect(view.deferredCount == 0 && view.passCount == 2 && view.isSettled)
     }
 }
+
+/// square/Blueprint issue #13 ("Events can be dropped between updates"): a new element reaches the
+/// native view only at the next pass, so an event in between runs the previous render's closure.
+@Suite struct BlueprintEventClosureTests {
+    private struct Button: Element {
+        var render: Int
+        var tapped: (Int) -> Void
+        var content: ElementContent { .empty }
+        func backingViewDescription() -> ViewDescription? {
+            ViewDescription("UIButton", content: "Tap", onEvent: { _ in tapped(render) })
+        }
+    }
+
+    @Test func anEventBeforeTheNextPassRunsThePreviousRendersClosure() {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation)
+        var heard: [Int] = []
+        view.element = Button(render: 1) { heard.append($0) }
+        #expect(simulation.run().verdict == .pass)
+        let button = view.root.children.first?.view
+        view.element = Button(render: 2) { heard.append($0) }
+        #expect(button?.send("tap") == true)
+        view.layoutIfNeeded()
+        #expect(button?.send("tap") == true)
+        #expect(heard == [1, 2], "render 1's closure until the pass, render 2's after it")
+    }
+}
