@@ -18,5 +18,6 @@ public enum BuiltinScenarios {
         BlueprintReentrantUpdateCrash.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
+        NativeblocksTCALateSend.scenario,
     ]
 }
