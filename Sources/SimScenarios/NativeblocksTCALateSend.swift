@@ -25,10 +25,13 @@ public enum NativeblocksTCALateSend {
         ],
         setUp: { simulation, variant in setUp(simulation, toCart: variant == "fixed") })
 
-    enum PromoAction: Equatable, Sendable {
-        case couponApplied(String)
-        case delegate(Delegate)
-        enum Delegate: Equatable, Sendable { case applied(String) }
+    enum PromoAction: TCAFeatureAction {
+        enum ViewAction: Equatable, Sendable {}
+        enum InternalAction: Equatable, Sendable { case couponApplied(String) }
+        enum DelegateAction: Equatable, Sendable { case applied(String) }
+        case view(ViewAction)
+        case _internal(InternalAction)
+        case delegate(DelegateAction)
     }
     struct PromoState: Equatable { var applied: String? }
 
@@ -46,25 +49,30 @@ public enum NativeblocksTCALateSend {
     static let promoCase = TCA.ActionCase<Action, PromoAction>(
         embed: { .promo($0) }, extract: { if case .promo(let action) = $0 { action } else { nil } })
 
-    static var reducer: TCA.IfLet<TCA.Reduce<State, Action>, TCA.Reduce<PromoState, PromoAction>> {
+    static var reducer:
+        TCA.IfLet<TCA.ChildBoundary<TCA.Reduce<State, Action>, PromoAction>, TCA.Reduce<PromoState, PromoAction>>
+    {
         let cart = TCA.Reduce<State, Action>("Cart") { state, action in
             switch action {
             case .openPromo: state.promo = PromoState()
             case .closePromo: state.promo = nil
             case .couponApplied(let code), .promo(.delegate(.applied(let code))): state.coupon = code
-            case .promo: break  // a child's internal actions are the child's business
+            case .promo: break  // the child's view and internal actions are its own (checked below)
             }
             return .none
         }
         let promo = TCA.Reduce<PromoState, PromoAction>("Promo") { state, action in
             switch action {
-            case .couponApplied(let code):
+            case ._internal(.couponApplied(let code)):
                 state.applied = code
                 return .send(.delegate(.applied(code)))
-            case .delegate: return .none
+            case .view, .delegate: return .none
             }
         }
-        return cart.ifLet(\.promo, action: promoCase, id: "promo") { promo }
+        // tca-boundaries: of the sheet's actions, the cart may only react to delegate ones.
+        return cart.checkingBoundary(of: promoCase, name: "Cart").ifLet(\.promo, action: promoCase, id: "promo") {
+            promo
+        }
     }
 
     /// What the server did (the backend's truth, read by the oracle).
@@ -102,7 +110,7 @@ public enum NativeblocksTCALateSend {
             SyncNativeAction { [unowned simulation, unowned store] props in
                 let coupon = props.findVariable("coupon")?.value ?? ""
                 simulation.post(main, simulation.symbol("bridge.send")) {
-                    store.send(toCart ? .couponApplied(coupon) : .promo(.couponApplied(coupon)))
+                    store.send(toCart ? .couponApplied(coupon) : .promo(._internal(.couponApplied(coupon))))
                 }
             })
         let apply = NativeActionModel(
