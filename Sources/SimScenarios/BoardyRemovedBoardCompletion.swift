@@ -72,7 +72,8 @@ public enum BoardyRemovedBoardCompletion {
     }
 
     static func setUp(_ simulation: Simulation, detaches: Bool) {
-        let motherboard = Motherboard(sim: simulation, detachesRemovedBoards: detaches)
+        // A DEBUG build: every motherboard change must happen on main (the response hops there first).
+        let motherboard = Motherboard(sim: simulation, detachesRemovedBoards: detaches, checksMainThread: true)
         let payment = PaymentBoard(simulation)
         let receipt = ReceiptBoard()
         motherboard.installBoard(receipt)

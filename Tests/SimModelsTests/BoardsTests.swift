@@ -340,3 +340,28 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         }
     }
 }
+
+/// congncif/boardy `Boardy/Core/Utils/Locked.swift`: in DEBUG builds `boardyAssertMainThread()`
+/// asserts that motherboard storage (boards, flows) only changes on the main thread.
+@Suite struct BoardyMainThreadTests {
+    private func removeOn(_ lane: String, checks: Bool) -> RunResult {
+        let sim = Simulation(seed: 0, strategy: FIFOStrategy())
+        let motherboard = Motherboard(sim: sim, checksMainThread: checks)
+        motherboard.registerFlow("log", from: nil) { _ in }  // set-up code counts as main
+        sim.post(on: lane, "complete") { motherboard.removeBoard("payment") }
+        return sim.run()
+    }
+
+    @Test func aDebugBuildFailsARemovalOffTheMainThread() {
+        guard case .fail(let oracle, _) = removeOn("network", checks: true).verdict else {
+            Issue.record("expected boardy.main-thread")
+            return
+        }
+        #expect(oracle == "boardy.main-thread")
+    }
+
+    @Test func onMainOrInAReleaseBuildARemovalPasses() {
+        #expect(removeOn("main", checks: true).verdict == .pass)
+        #expect(removeOn("network", checks: false).verdict == .pass)
+    }
+}
