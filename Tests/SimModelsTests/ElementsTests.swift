@@ -393,3 +393,27 @@ private func path(_ steps: (String, Int)...) -> ElementPath {
         #expect(heard == [1, 2], "render 1's closure until the pass, render 2's after it")
     }
 }
+
+/// square/Blueprint `BlueprintView.swift`: `didMoveToWindow` sets `isVisible`; becoming visible
+/// calls every view's `onAppear`, becoming hidden every view's `onDisappear`.
+@Suite struct BlueprintVisibilityTests {
+    @Test func movingInAndOutOfAWindowCallsEveryViewsLifecycleOnce() {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation, isVisible: false)
+        var log: [String] = []
+        view.element = Box(
+            text: "outer", onAppear: { log.append("appear outer") }, onDisappear: { log.append("disappear outer") },
+            children: [
+                .init(
+                    Box(
+                        text: "inner", onAppear: { log.append("appear inner") },
+                        onDisappear: { log.append("disappear inner") }))
+            ])
+        #expect(simulation.run().verdict == .pass)
+        #expect(log.isEmpty, "hidden: the pass delivers no lifecycle callbacks")
+        view.moveToWindow(true)
+        view.moveToWindow(true)
+        view.moveToWindow(false)
+        #expect(log == ["appear outer", "appear inner", "disappear outer", "disappear inner"])
+    }
+}

@@ -27,7 +27,7 @@ public final class BlueprintView {
     private let main: LaneID
     public let policy: UpdatePolicy
     /// Whether the host is in a window: lifecycle callbacks are only delivered when visible.
-    public let isVisible: Bool
+    public private(set) var isVisible: Bool
 
     /// The root view (never rebuilt); its children back the element tree.
     public let root: NativeView
@@ -65,6 +65,32 @@ public final class BlueprintView {
     public func setElement(_ element: (any Element)?, animation: AnimationAttributes?) {
         pendingAnimation = animation
         self.element = element
+    }
+
+    /// The host entered or left a window (`BlueprintView.didMoveToWindow`). Becoming visible calls
+    /// every view's `onAppear`, becoming hidden every view's `onDisappear`, depth first, at once
+    /// (square/Blueprint `BlueprintView.swift`: `isVisible` → `handleAppeared`/`handleDisappeared`);
+    /// passes made while hidden deliver no lifecycle callbacks.
+    public func moveToWindow(_ inWindow: Bool) {
+        guard inWindow != isVisible else { return }
+        isVisible = inWindow
+        simulation.emit("view.visibility", "", ["visible": .bool(inWindow)])
+        var calls: [LifecycleCall] = []
+        for child in root.children {
+            collectVisibility(child.view, at: child.path.description, appearing: inWindow, into: &calls)
+        }
+        deliver(calls)
+    }
+
+    private func collectVisibility(
+        _ view: NativeView, at path: String, appearing: Bool, into calls: inout [LifecycleCall]
+    ) {
+        if let callback = appearing ? view.description.onAppear : view.description.onDisappear {
+            calls.append(LifecycleCall(appearing: appearing, path: path, callback: callback))
+        }
+        for child in view.children {
+            collectVisibility(child.view, at: join(path, child.path), appearing: appearing, into: &calls)
+        }
     }
 
     /// UIKit told the view its safe area changed (`BlueprintView.safeAreaInsetsDidChange`): the
