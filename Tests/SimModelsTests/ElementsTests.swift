@@ -417,3 +417,29 @@ private func path(_ steps: (String, Int)...) -> ElementPath {
         #expect(log == ["appear outer", "appear inner", "disappear outer", "disappear inner"])
     }
 }
+
+/// square/Blueprint `BlueprintView.swift` (`NativeViewController`): a removed view with a
+/// disappearing transition is animated out and removed from its superview only on completion,
+/// while its `onDisappear` runs right after the pass.
+@Suite struct BlueprintAnimatedRemovalTests {
+    @Test func aViewStaysOnScreenUntilItsDisappearingTransitionFinishes() {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation)
+        var disappeared = false
+        view.element = Box(
+            text: "toast", disappearing: VisibilityTransition(alpha: 0, scale: 1, attributes: .init(milliseconds: 300)),
+            onDisappear: { disappeared = true })
+        var onScreenAfterPass: [Int] = []
+        simulation.post(on: "main", "dismiss") {
+            view.element = nil
+            view.layoutIfNeeded()
+            onScreenAfterPass = view.disappearingViews.map(\.serial)
+        }
+        let result = simulation.run()
+        #expect(result.verdict == .pass)
+        #expect(disappeared, "onDisappear runs after the pass, not after the animation")
+        #expect(onScreenAfterPass == [1], "still on screen while it animates out")
+        #expect(view.disappearingViews.isEmpty && result.endTime == 300_000_000)
+        #expect(view.mismatch() == nil)
+    }
+}

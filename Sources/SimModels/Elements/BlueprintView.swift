@@ -41,6 +41,10 @@ public final class BlueprintView {
 
     public private(set) var needsViewHierarchyUpdate = false
     public private(set) var isInsideUpdate = false
+    /// Views removed from the element tree whose disappearing transition is still running: they stay
+    /// on screen until it finishes (square/Blueprint `NativeViewController`: `performDisappearing(…,
+    /// completion: removeChild)`), while their `onDisappear` already ran after the pass.
+    public private(set) var disappearingViews: [NativeView] = []
     /// Update passes run so far.
     public private(set) var passCount = 0
     /// Requests deferred because they arrived during a pass.
@@ -277,6 +281,14 @@ public final class BlueprintView {
             if let disappearing = child.description.disappearingTransition {
                 simulation.emit(
                     "view.transition", here, ["kind": "disappear", "animation": .text(disappearing.description)])
+                disappearingViews.append(child)
+                let duration = Duration.milliseconds(disappearing.attributes.milliseconds)
+                let serial = child.serial
+                simulation.after(duration, on: main, "view.animationDone") { [weak self] in
+                    guard let self else { return }
+                    disappearingViews.removeAll { $0.serial == serial }
+                    simulation.emit("view.removeFromSuperview", here, ["serial": .int(serial)])
+                }
             }
         }
         view.children = updated
