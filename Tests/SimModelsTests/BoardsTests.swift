@@ -245,6 +245,18 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         #expect(completions == 1)
     }
 
+    /// congncif/boardy `Boardy/ComponentKit/BlockTaskBoard.swift`, `ExecutingType.onlyResult`: "The
+    /// first result will be returned for all pending tasks, the input of the pending tasks after
+    /// current task may be not used."
+    @Test func blockTaskOnlyResultRunsOnceAndGivesItsResultToEveryActivation() {
+        let (log, board, completions) = runBlockTasks(.onlyResult)
+        #expect(board?.started == 1 && board?.finished == 1 && board?.peakRunning == 1)
+        #expect(log.filter { $0.hasPrefix("success") } == ["success:1", "success:1", "success:1"])
+        #expect(
+            log.filter { $0.hasPrefix("completion") } == ["completion1:done", "completion2:done", "completion3:done"])
+        #expect(completions == 1)
+    }
+
     @Test func blockTaskLatestCancelsEarlierActivations() {
         let (log, board, _) = runBlockTasks(.latest)
         #expect(board?.cancelled == 2)
