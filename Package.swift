@@ -77,7 +77,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TraceRegressionTests",
-            dependencies: ["SimTesting", "SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
+            // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
+            dependencies: ["SimTesting", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -57,7 +57,8 @@ public struct TraceCorpus: Sendable {
     /// Replays `trace` on its recorded variant and records an issue unless it replays identically:
     /// the same events, verdict and digest, with every recorded decision followed. An unreadable or
     /// cut-short file, an unknown scenario, a divergence and an inconclusive replay (a decision that
-    /// could not be followed) all fail.
+    /// could not be followed) all fail, and so does a trace that records a crash (``CorpusTrace/recordsCrash``:
+    /// in this process its replay would trap the test runner).
     @discardableResult
     public func replay(_ trace: CorpusTrace, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         guard let (input, footer) = open(trace, sourceLocation: sourceLocation) else { return false }
@@ -94,7 +95,7 @@ public struct TraceCorpus: Sendable {
     public func replayOnFixed(
         _ trace: CorpusTrace, variant: String = "fixed", sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        guard let (input, _) = open(trace, sourceLocation: sourceLocation) else { return false }
+        guard let (input, _) = open(trace, allowCrash: true, sourceLocation: sourceLocation) else { return false }
         do {
             let plan = try input.plan(in: ScenarioCatalog(scenarios), variant: variant)
             let outcome = TraceReplayer(input: input, plan: plan).replayForVerdict()
@@ -134,7 +135,9 @@ public struct TraceCorpus: Sendable {
     }
 
     /// The trace's decisions and footer, or nil after recording why not.
-    private func open(_ trace: CorpusTrace, sourceLocation: SourceLocation) -> (TraceInput, TraceFooter)? {
+    private func open(
+        _ trace: CorpusTrace, allowCrash: Bool = false, sourceLocation: SourceLocation
+    ) -> (TraceInput, TraceFooter)? {
         if trace.isMissing {
             Issue.record("\(directory) holds no .simtrace to replay", sourceLocation: sourceLocation)
             return nil
@@ -143,6 +146,13 @@ public struct TraceCorpus: Sendable {
             let input = try TraceInput(path: trace.path)
             guard let footer = input.footer else {
                 Issue.record("\(trace.path) is cut short (no footer)", sourceLocation: sourceLocation)
+                return nil
+            }
+            if case .crashed = footer.verdict, !allowCrash {
+                let message =
+                    "\(trace.path) records a crash (\(footer.verdict)): replayed in this process it would trap "
+                    + "the test runner; replay it in a child process (`simrun replay`)"
+                Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
                 return nil
             }
             return (input, footer)
@@ -176,6 +186,13 @@ public struct CorpusTrace: Sendable, Hashable, CustomTestStringConvertible {
 
     /// The file's path.
     public var path: String { directory + "/" + name }
+    /// True when the trace's run ended in a trap (`crashed`): ``TraceCorpus/replay(_:sourceLocation:)``
+    /// would trap the test process, so it fails instead; replay such a trace with `simrun replay`.
+    public var recordsCrash: Bool {
+        guard !isMissing, let footer = try? TraceInput(path: path).footer else { return false }
+        if case .crashed = footer.verdict { return true }
+        return false
+    }
     /// True for the marker standing for an empty or missing corpus (its replay fails).
     public var isMissing: Bool { name.isEmpty }
     /// The name Swift Testing shows for this argument.

@@ -17,7 +17,7 @@ public struct ElementIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Numbers the children of one element: counts per (type, key), in child order.
-    static func identify(_ children: [ElementContent.Child]) -> [ElementIdentifier] {
+    public static func identify(_ children: [ElementContent.Child]) -> [ElementIdentifier] {
         var seen: [ElementIdentifier] = []
         var result: [ElementIdentifier] = []
         result.reserveCapacity(children.count)

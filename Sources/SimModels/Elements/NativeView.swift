@@ -7,7 +7,8 @@ public final class NativeView {
     public internal(set) var content: String
     public internal(set) var frame: Int
     public internal(set) var children: [(path: ElementPath, view: NativeView)] = []
-    var description: ViewDescription
+    /// The description the last pass applied: its transitions and lifecycle hooks, for oracles.
+    public internal(set) var description: ViewDescription
 
     init(_ description: ViewDescription, serial: Int) {
         viewType = description.viewType
@@ -15,6 +16,15 @@ public final class NativeView {
         content = description.content
         frame = description.frame
         self.description = description
+    }
+
+    /// Delivers a user event to the handler this view received at the last pass that applied it
+    /// (not the current element's: see `ViewDescription.onEvent`). False when it has none.
+    @discardableResult
+    public func send(_ event: String) -> Bool {
+        guard let handler = description.onEvent else { return false }
+        handler(event)
+        return true
     }
 
     /// Visits this view and then its descendants, depth first, in child order.
