@@ -41,9 +41,17 @@ public struct Exploration: Sendable {
 /// line, the trace's path and the `replay` command that reproduces it.
 ///
 /// - Parameters:
+///   - scenario: the scenario to run.
+///   - variant: the variant to run (default: the scenario's first).
 ///   - strategy: a strategy as the command line spells it (`fifo`, `random`, `pct:depth=3`, `dfs`, …).
+///   - seeds: the seeds to run; a seed's schedule depends only on it and the strategy.
+///   - seconds: run for this many wall-clock seconds instead, from `seeds.lowerBound` on.
+///   - jobs: threads running schedules; the first failure found does not depend on it.
+///   - failureDirectory: where the failing trace is saved (relative to the current directory, which is
+///     the package root under `swift test`).
 ///   - programName: the executable that knows `scenario`, for the printed replay command (`simrun`
 ///     for the built-in scenarios, your own `SimRun.main` executable for yours).
+///   - sourceLocation: where the issue is reported (the caller, by default).
 /// - Returns: what ran; the test has already failed when `failure` is set.
 @discardableResult
 public func explore(

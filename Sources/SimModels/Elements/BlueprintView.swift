@@ -49,7 +49,8 @@ public final class BlueprintView {
     public private(set) var passCount = 0
     /// Requests deferred because they arrived during a pass.
     public private(set) var deferredCount = 0
-    /// `onAppear` callbacks delivered so far, by view path (`Row.1 > Label.1`).
+    /// `onAppear` callbacks delivered so far, by view path (`""` for the root element's view, `Row.1`
+    /// for its first `Row` child, `Row.1 > Label.1` below it).
     public private(set) var appearCounts: [String: Int] = [:]
     /// `onDisappear` callbacks delivered so far, by view path.
     public private(set) var disappearCounts: [String: Int] = [:]
@@ -317,7 +318,8 @@ public final class BlueprintView {
     // MARK: Checking
 
     /// The live views under the root, depth first in child order, each with its path as lifecycle
-    /// events name it (`Row.1 > Label.1`): what an oracle inspects for reuse, content and transitions.
+    /// events name it (`""` for the root element's view, then `Row.1`, `Row.1 > Label.1`): what an
+    /// oracle inspects for reuse, content and transitions.
     public func liveViews() -> [(path: String, view: NativeView)] {
         var result: [(path: String, view: NativeView)] = []
         func visit(_ view: NativeView, at path: String) {

@@ -19,11 +19,11 @@ struct SimRunCommand: ParsableCommand {
 }
 
 /// What every command gets: the scenarios it may run, and where to print.
-public struct CommandContext: Sendable {
-    public let catalog: ScenarioCatalog
-    public let console: Console
+struct CommandContext: Sendable {
+    let catalog: ScenarioCatalog
+    let console: Console
     /// The name the user ran (`simrun`, or their own executable's), for the commands we print.
-    public let programName: String
+    let programName: String
 }
 
 /// A subcommand that runs with the scenario catalog instead of ArgumentParser's `run()`.
