@@ -9,6 +9,9 @@ public enum BuiltinScenarios {
         AsyncActionStaleVariable.scenario,
         SearchStaleResponse.scenario,
         CounterRace.scenario,
+        ActorReentrancyCache.scenario,
+        SearchDebounceTask.scenario,
+        DoubleTapSubmit.scenario,
         UnrulyCounter.scenario,
     ]
 }

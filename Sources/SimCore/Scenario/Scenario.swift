@@ -5,6 +5,8 @@ public struct Scenario: Sendable {
     public var summary: String
     public var variants: [Variant]
     public var limits: RunLimits
+    /// What the scenario needs from the concurrency runtime (`Scenario.async` sets it).
+    public internal(set) var concurrency: Concurrency = .kernel
     /// Builds one run: models, first jobs, oracles.
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
 
@@ -40,6 +42,9 @@ public struct Scenario: Sendable {
     ) -> RunResult {
         let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
         setUp(simulation, variant)
+        guard concurrency != .kernel else { return simulation.run() }
+        // The run's capture is bound to this thread by its set-up; jobs after the run are not its own.
+        defer { ExecutorCapture.bind(nil) }
         return simulation.run()
     }
 }
