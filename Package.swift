@@ -50,12 +50,13 @@ let package = Package(
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
+                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun",
+                "simrun-example",
             ]
         ),
         .testTarget(
             name: "TraceRegressionTests",
-            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport"]
+            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],
     swiftLanguageModes: [.v6]

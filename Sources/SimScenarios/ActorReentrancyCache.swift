@@ -5,8 +5,8 @@ import SimCore
 /// both fetch, and when the older response comes back last it overwrites the newer one.
 ///
 /// `buggy` stores whatever its own fetch returned; `fixed` keeps the in-flight `Task` in the cache
-/// and has every caller await that one task, so one fetch serves both. Runs on any capture route
-/// (tasks and actors only), tests included.
+/// and has every caller await that one task, so one fetch serves both. Needs the executor-factory
+/// route: the fetch yields inside `Task {}` (the callers and the in-flight task).
 public enum ActorReentrancyCache {
     public static let scenario = Scenario.async(
         name: "actor-reentrancy-cache",
@@ -15,8 +15,7 @@ public enum ActorReentrancyCache {
             .init("buggy", "check, await the fetch, store: the actor is reentered during the await"),
             .init("fixed", "the cache stores the in-flight Task and every caller awaits it"),
         ],
-        limits: RunLimits(maxSteps: 2_000),
-        concurrency: .tasks
+        limits: RunLimits(maxSteps: 2_000)
     ) { simulation, variant in
         let backend = ProfileBackend(simulation: simulation)
         let cache = ProfileCache(backend: backend, sharesInFlight: variant == "fixed")

@@ -13,5 +13,6 @@ public enum BuiltinScenarios {
         SearchDebounceTask.scenario,
         DoubleTapSubmit.scenario,
         UnrulyCounter.scenario,
+        CaptureProbe.scenario,
     ]
 }

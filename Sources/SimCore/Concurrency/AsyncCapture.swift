@@ -53,9 +53,14 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private func name(of job: CapturedJob) -> (name: String, isNew: Bool)? {
         guard job.taskID != 0 else { return nil }
         if let known = names[job.taskID] { return (known, false) }
-        let ordinal = (childCounts[running] ?? 0) + 1
-        childCounts[running] = ordinal
-        let name = names.isEmpty ? "task" : "\(running).\(ordinal)"
+        let name: String
+        if names.isEmpty {
+            name = "task"  // the scenario's body
+        } else {
+            let ordinal = (childCounts[running] ?? 0) + 1
+            childCounts[running] = ordinal
+            name = "\(running).\(ordinal)"
+        }
         names[job.taskID] = name
         ExecutorCapture.register(job.taskID, to: self)
         simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : running)])

@@ -131,6 +131,18 @@ public enum ExecutorCapture {
         owners.withLock { table in for id in taskIDs { table[id] = nil } }
     }
 
+    /// Starts a run's first task. On the hook route it prefers simrun's executor: without a
+    /// preference `Task.yield()` goes to `Task.defaultExecutor` (the platform's) behind the hook.
+    static func startTask(_ body: @escaping @Sendable () async -> Void) {
+        #if compiler(>=6.3)
+            if route == .enqueueHook {
+                Task(executorPreference: simGlobalExecutor) { await body() }
+                return
+            }
+        #endif
+        Task { await body() }
+    }
+
     /// The router a job belongs to when it arrives on a thread that runs no simulation.
     static func owner(of taskID: UInt64) -> (any JobRouter)? {
         guard taskID != 0 else { return nil }
@@ -141,6 +153,46 @@ public enum ExecutorCapture {
 /// A real (wall-clock) pause, used only while waiting for escaped work to come back.
 enum RealSleep {
     static func milliseconds(_ count: Int) { _ = usleep(useconds_t(count * 1_000)) }
+}
+
+/// Runs `body` on a thread of its own and waits for it. On the hook route a run inside a task (a
+/// test function) would nest its jobs inside that task's job, and the runtime then hands some actor
+/// jobs to the platform's executor behind the hook; a plain thread runs them as the probe does.
+func runOnPlainThread<T>(_ body: () -> T) -> T {
+    var result: T?
+    withoutActuallyEscaping({ result = body() }) { work in
+        let context = Unmanaged.passRetained(ThreadBody(work)).toOpaque()
+        #if canImport(Darwin)
+            var thread: pthread_t?
+        #else
+            var thread = pthread_t()
+        #endif
+        let status = pthread_create(&thread, nil, threadEntry, context)
+        precondition(status == 0, "cannot start a thread for the run: \(status)")
+        #if canImport(Darwin)
+            pthread_join(thread!, nil)
+        #else
+            pthread_join(thread, nil)
+        #endif
+    }
+    return result!
+}
+
+#if canImport(Darwin)
+    private func threadEntry(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+        return nil
+    }
+#else
+    private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }
+#endif
+
+private final class ThreadBody: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
 }
 
 final class RouterBox {

@@ -3,11 +3,14 @@ extension Scenario {
     public enum Concurrency: String, Sendable {
         /// Jobs posted by the scenario itself, and `sim.spawn` tasks: runs anywhere.
         case kernel
-        /// Plain `Task {}`, `Task.detached`, task groups and actors: any capture route (tests included).
-        case tasks
-        /// Also `@MainActor` code and `Task.sleep`: needs the executor-factory route, i.e. an executable
-        /// built on `SimRun.main` (a test runs such a scenario in a child process).
-        case mainActor
+        /// Plain async code that both capture routes hold (tests included): see the capture matrix in
+        /// README — tasks, task groups, continuations, and actors, sleeps and `Task.yield()` reached
+        /// from the body and its task-group children.
+        case eitherRoute
+        /// Anything else — `@MainActor` code, sleeps or `Task.yield()` inside `Task {}` — needs the
+        /// executor-factory route: an executable built on `SimRun.main` (a test runs the scenario in a
+        /// child process, e.g. `simrun`).
+        case executorFactory
     }
 
     /// A scenario whose body is plain async Swift: `Task {}`, `Task.detached`, task groups, actors,
@@ -25,7 +28,7 @@ extension Scenario {
     /// it with the `stays-in-simulation` oracle instead of passing.
     public static func async(
         name: String, summary: String, variants: [Variant], limits: RunLimits = .standard,
-        concurrency: Concurrency = .mainActor,
+        concurrency: Concurrency = .executorFactory,
         body: @escaping @Sendable (_ simulation: Simulation, _ variant: String) async -> Void
     ) -> Scenario {
         var scenario = Scenario(name: name, summary: summary, variants: variants, limits: limits) {
@@ -49,17 +52,17 @@ enum AsyncRun {
                 "async-capture", "this toolchain offers no way to capture Swift concurrency (needs Swift 6.3)")
             return
         }
-        if needs == .mainActor && !route.capturesMainActor {
+        if needs == .executorFactory && !route.capturesMainActor {
             simulation.fail(
                 "async-capture",
-                "this scenario runs @MainActor code, which only the executor-factory route captures: run it from an "
-                    + "executable built on SimRun.main (this process has the \(route) route)")
+                "this scenario needs the executor-factory route (@MainActor, or sleeps inside Task {}): run it from an "
+                    + "executable built on SimRun.main, e.g. simrun (this process has the \(route) route)")
             return
         }
         let capture = AsyncCapture(simulation: simulation, route: route)
         simulation.atEnd("stays-in-simulation") { capture.escapeReport() }
         ExecutorCapture.bind(capture)
-        Task {
+        ExecutorCapture.startTask {
             await body(simulation, variant)
             capture.bodyFinished = true
         }

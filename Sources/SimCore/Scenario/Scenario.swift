@@ -40,11 +40,18 @@ public struct Scenario: Sendable {
         variant: String, seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink(),
         limits: RunLimits? = nil
     ) -> RunResult {
-        let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
-        setUp(simulation, variant)
-        guard concurrency != .kernel else { return simulation.run() }
-        // The run's capture is bound to this thread by its set-up; jobs after the run are not its own.
-        defer { ExecutorCapture.bind(nil) }
-        return simulation.run()
+        guard concurrency != .kernel else {
+            let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
+            setUp(simulation, variant)
+            return simulation.run()
+        }
+        let run = {
+            let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
+            self.setUp(simulation, variant)
+            // The run's capture is bound to this thread by its set-up; later jobs are not its own.
+            defer { ExecutorCapture.bind(nil) }
+            return simulation.run()
+        }
+        return ExecutorCapture.ensureRoute() == .enqueueHook ? runOnPlainThread(run) : run()
     }
 }
