@@ -1,8 +1,9 @@
 import SimCore
 
 /// A double submit, in plain Swift concurrency: a `@MainActor` button handler starts
-/// `Task { await api.submit(order) }`. The user taps twice; the button only disappears once the
-/// first submission has come back.
+/// `Task { await api.submit(order) }`. The user taps twice, 100 ms apart; the button only disappears
+/// once the first submission has come back, which takes 50 or 250 ms (a data choice of the run: the
+/// `fifo` order, a test with an immediate fake server, takes the fast one and passes).
 ///
 /// `buggy` guards on "already submitted", which is only true after the response, so a second tap
 /// while the first is in flight submits again. `fixed` marks the submission in flight on the main
@@ -23,12 +24,14 @@ public enum DoubleTapSubmit {
         }
         simulation.sometimes("tap while in flight") { api.tapsWhileInFlight > 0 }
         let button = await SubmitButton(api: api, guardsInFlight: variant == "fixed")
-        let taps = (1...2).map { number in Task { await button.tap(number) } }
-        for tap in taps { await tap.value }
+        await button.tap(1)
+        try? await Task.sleep(for: .milliseconds(100))
+        await button.tap(2)
+        await button.waitForSubmission()
     }
 }
 
-/// The order backend: a submission takes two hops to be acknowledged.
+/// The order backend: a submission is acknowledged after 50 or 250 ms.
 final class OrderService: @unchecked Sendable {
     let simulation: Simulation
     var count = 0
@@ -40,9 +43,9 @@ final class OrderService: @unchecked Sendable {
     func submit(_ tap: Int) async {
         inFlight += 1
         count += 1
-        simulation.emit("order.submit", "order", ["tap": .int(tap), "count": .int(count)])
-        await Task.yield()
-        await Task.yield()
+        let latency = [50, 250][simulation.choose(2, "submit.latency")]
+        simulation.emit("order.submit", "order", ["tap": .int(tap), "count": .int(count), "latency": .int(latency)])
+        try? await Task.sleep(for: .milliseconds(latency))
         inFlight -= 1
     }
 }
@@ -52,6 +55,7 @@ final class OrderService: @unchecked Sendable {
     let guardsInFlight: Bool
     private var submitting = false
     private var submitted = false
+    private var submissions: [Task<Void, Never>] = []
 
     init(api: OrderService, guardsInFlight: Bool) {
         self.api = api
@@ -63,10 +67,15 @@ final class OrderService: @unchecked Sendable {
         api.simulation.emit("button.tap", "submit", ["tap": .int(number)])
         guard !submitted, !(guardsInFlight && submitting) else { return }
         submitting = true
-        Task {
-            await api.submit(number)
-            submitting = false
-            submitted = true
-        }
+        submissions.append(
+            Task {
+                await api.submit(number)
+                submitting = false
+                submitted = true
+            })
+    }
+
+    func waitForSubmission() async {
+        for submission in submissions { await submission.value }
     }
 }
