@@ -28,6 +28,8 @@ import Testing
     @Test func theTestProcessUsesTheEnqueueHook() {
         #expect(ExecutorCapture.ensureRoute() == .enqueueHook)
         #expect(!ExecutorCapture.route.capturesMainActor)
+        // The runner's async main already started the platform's executors: the factory is refused.
+        #expect(ExecutorCapture.installExecutorFactory() == .enqueueHook)
     }
 
     @Test func tasksAndActorsInterleaveBySeedAndRepeatForASeed() {

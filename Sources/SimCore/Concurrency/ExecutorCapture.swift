@@ -53,6 +53,7 @@ public enum CaptureRoute: String, Sendable, CustomStringConvertible {
     /// Neither route is available with this toolchain: async scenarios cannot run.
     case unavailable = "unavailable"
 
+    /// The route's name, as the README's capture matrix and the bench notes print it.
     public var description: String { rawValue }
 
     /// Whether `@MainActor` jobs and clock sleeps reach the scheduler on this route.
@@ -76,9 +77,13 @@ public enum ExecutorCapture {
 
     /// Installs simrun's main and default executors for the whole process. Call it first thing in a
     /// synchronous `main`, before any task exists (`SimRun.main` does); later it would hang the
-    /// runtime, so it refuses once any route is installed. Returns the route in force afterwards.
+    /// runtime, so it refuses inside a task and once any route is installed. Returns the route in
+    /// force afterwards.
     @discardableResult
     public static func installExecutorFactory() -> CaptureRoute {
+        // Called from inside a task, the platform's executors are already running: installing now
+        // would hang (probes). Refuse, and leave the hook route to `ensureRoute`.
+        guard !withUnsafeCurrentTask(body: { $0 != nil }) else { return route }
         installLock.withLock { _ in
             guard installed.load(ordering: .acquiring) == 0 else { return }
             #if compiler(>=6.3)
@@ -263,13 +268,12 @@ private final class ThreadSlot: Sendable {
             }
         }
 
+        /// A job of no run: the platform's default executor runs it, as it would without simrun.
         static func fallback(_ job: UnownedJob) {
-            if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *),
-                ExecutorCapture.route == .executorFactory
-            {
+            if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
                 PlatformExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
             } else {
-                EnqueueHook.forward(job)
+                globalConcurrentExecutor.enqueue(ExecutorJob(job))
             }
         }
     }
@@ -356,9 +360,6 @@ private final class ThreadSlot: Sendable {
         typealias Original = @convention(thin) (UnownedJob) -> Void
         typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
-        /// The runtime's own enqueue, kept from the first hooked call (thin: no context to keep alive).
-        nonisolated(unsafe) static var original: Original?
-
         static func install() -> Bool {
             guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_enqueueGlobal_hook") else {
                 return false
@@ -366,7 +367,6 @@ private final class ThreadSlot: Sendable {
             let pointer = symbol.assumingMemoryBound(to: Optional<Hook>.self)
             guard pointer.pointee == nil else { return false }  // someone else's hook: do not chain blindly
             pointer.pointee = { job, original in
-                EnqueueHook.original = original
                 let captured = CapturedJob(job)
                 if let router = ExecutorCapture.current {
                     router.enqueueGlobal(captured)
@@ -377,10 +377,6 @@ private final class ThreadSlot: Sendable {
                 }
             }
             return true
-        }
-
-        static func forward(_ job: UnownedJob) {
-            if let original { original(job) }
         }
     }
 #else
