@@ -18,15 +18,16 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     let labelActor: Symbol
     let labelSleep: Symbol
 
-    /// Names of this run's tasks by runtime task id.
-    private var names: [UInt64: String] = [:]
+    /// This run's tasks by runtime task id: name, lane, and the name as a label on `main`.
+    private var names: [UInt64: TaskEntry] = [:]
     /// Tasks created so far by each task (by name), for the next child's ordinal.
     private var childCounts: [String: Int] = [:]
     private var actorJobCounts: [String: Int] = [:]
     /// The task whose job is running now (`task` before the first job: the body's creator).
     private var running = "task"
+    /// The real instant the running job started (one clock read per job: the elapsed time is the
+    /// same on the suspending clock while the machine is awake, which is all a run needs).
     private(set) var jobStartContinuous = ContinuousClock.now
-    private(set) var jobStartSuspending = SuspendingClock.now
     /// Whether the scenario's body has returned.
     var bodyFinished = false
 
@@ -49,8 +50,15 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     // MARK: Placing jobs
 
-    /// The name of a job's task, naming it (a new task) on first sight.
-    private func name(of job: CapturedJob) -> (name: String, isNew: Bool)? {
+    /// A task of this run, as its jobs are placed.
+    struct TaskEntry {
+        let name: String
+        let lane: LaneID
+        let mainLabel: Symbol
+    }
+
+    /// A job's task, named (a new task) on first sight.
+    private func task(of job: CapturedJob) -> (entry: TaskEntry, isNew: Bool)? {
         guard job.taskID != 0 else { return nil }
         if let known = names[job.taskID] { return (known, false) }
         let name: String
@@ -61,14 +69,15 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             childCounts[running] = ordinal
             name = "\(running).\(ordinal)"
         }
-        names[job.taskID] = name
+        let entry = TaskEntry(name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name))
+        names[job.taskID] = entry
         ExecutorCapture.register(job.taskID, to: self)
         simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : running)])
-        return (name, true)
+        return (entry, true)
     }
 
     func enqueueGlobal(_ job: CapturedJob) {
-        guard let (task, isNew) = name(of: job) else {
+        guard let (task, isNew) = task(of: job) else {
             let ordinal = (actorJobCounts[running] ?? 0) + 1
             actorJobCounts[running] = ordinal
             let lane = simulation.lane(ordinal == 1 ? "\(running)/actor" : "\(running)/actor#\(ordinal)")
@@ -76,17 +85,17 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             simulation.post(lane, labelActor) { [unowned self] in run(job, as: owner, main: false) }
             return
         }
-        simulation.post(simulation.lane(task), isNew ? labelStart : labelResume) { [unowned self] in
-            run(job, as: task, main: false)
+        simulation.post(task.lane, isNew ? labelStart : labelResume) { [unowned self] in
+            run(job, as: task.name, main: false)
         }
     }
 
     func enqueueMain(_ job: CapturedJob) {
-        guard let (task, _) = name(of: job) else {
+        guard let (task, _) = task(of: job) else {
             simulation.post(mainLane, labelActor) { [unowned self] in run(job, as: running, main: true) }
             return
         }
-        simulation.post(mainLane, simulation.symbol(task)) { [unowned self] in run(job, as: task, main: true) }
+        simulation.post(mainLane, task.mainLabel) { [unowned self] in run(job, as: task.name, main: true) }
     }
 
     func enqueueTimed(_ job: CapturedJob, lower: Duration, span: Duration) {
@@ -100,7 +109,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueForeign(_ job: CapturedJob, what: String) {
-        let task = names[job.taskID] ?? "a task of this run"
+        let task = names[job.taskID]?.name ?? "a task of this run"
         escapes.withLock { $0.append("\(what) (task \(task))") }
         escapeSignal.add(1, ordering: .releasing)
     }
@@ -108,7 +117,6 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private func run(_ job: CapturedJob, as task: String, main: Bool) {
         running = task
         jobStartContinuous = ContinuousClock.now
-        jobStartSuspending = SuspendingClock.now
         if main { job.runMain() } else { job.runGlobal() }
     }
 

@@ -37,9 +37,8 @@ protocol JobRouter: AnyObject, Sendable {
     func enqueueTimed(_ job: CapturedJob, lower: Duration, span: Duration)
     /// A job that belongs to a task of this simulation but was enqueued from another thread.
     func enqueueForeign(_ job: CapturedJob, what: String)
-    /// Real instants at the start of the job running now, to bound the delay of a sleep.
+    /// The real instant the job running now started, to bound the delay of a sleep.
     var jobStartContinuous: ContinuousClock.Instant { get }
-    var jobStartSuspending: SuspendingClock.Instant { get }
 }
 
 /// How plain Swift concurrency reaches the scheduler in this process.
@@ -298,7 +297,7 @@ private final class ThreadSlot: Sendable {
                 if clock is ContinuousClock {
                     ContinuousClock.now - router.jobStartContinuous
                 } else if clock is SuspendingClock {
-                    SuspendingClock.now - router.jobStartSuspending
+                    ContinuousClock.now - router.jobStartContinuous
                 } else {
                     .zero
                 }
@@ -317,7 +316,8 @@ private final class ThreadSlot: Sendable {
                 }
                 if let deadline = instant as? SuspendingClock.Instant {
                     let now = SuspendingClock.now
-                    router.enqueueTimed(captured, lower: deadline - now, span: now - router.jobStartSuspending)
+                    router.enqueueTimed(
+                        captured, lower: deadline - now, span: ContinuousClock.now - router.jobStartContinuous)
                     return
                 }
                 router.enqueueForeign(captured, what: "a sleep on a clock simrun does not know (\(C.self))")
