@@ -72,6 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TraceRegressionTests",
+            // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
             dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],

@@ -13,6 +13,16 @@ public enum BuiltinScenarios {
         SearchDebounceTask.scenario,
         DoubleTapSubmit.scenario,
         UnrulyCounter.scenario,
+        // Real upstream bugs (issue #16), each citing its issue or PR.
+        PlayerOldViewUpdate.scenario,
+        TCADismissUnstartedEffect.scenario,
+        TCAConcatenatedCancel.scenario,
+        BoardyRemovedBoardCompletion.scenario,
+        BlueprintReentrantUpdateCrash.scenario,
+        // Two systems on one screen.
+        BlueprintTCADroppedEvent.scenario,
+        NativeblocksTCALateSend.scenario,
+        // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]
 }
