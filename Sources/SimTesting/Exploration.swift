@@ -72,6 +72,12 @@ public func explore(
             sourceLocation: sourceLocation)
         return empty
     }
+    if let reason = TraceCorpus.cannotRunHere(scenario) {
+        Issue.record(
+            Comment(rawValue: "\(reason): explore it with `\(programName) fuzz \(scenario.name)`"),
+            sourceLocation: sourceLocation)
+        return empty
+    }
     let plan = RunPlan(scenario: scenario, variant: chosen, strategy: spec)
     let report = Fuzzer(plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs)).run()
     empty.schedules = report.schedules

@@ -134,6 +134,12 @@ public struct TraceCorpus: Sendable {
         return scenarios
     }
 
+    /// The scenario `trace` names, when it is one of this corpus's (nil for an unreadable trace).
+    public func scenario(of trace: CorpusTrace) -> Scenario? {
+        guard !trace.isMissing, let header = try? TraceReader(path: trace.path).header else { return nil }
+        return scenarios.first { $0.name == header.scenario }
+    }
+
     /// The trace's decisions and footer, or nil after recording why not.
     private func open(
         _ trace: CorpusTrace, allowCrash: Bool = false, sourceLocation: SourceLocation
@@ -155,11 +161,28 @@ public struct TraceCorpus: Sendable {
                 Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
                 return nil
             }
+            if let scenario = scenarios.first(where: { $0.name == input.header.scenario }),
+                let reason = Self.cannotRunHere(scenario)
+            {
+                Issue.record(
+                    Comment(rawValue: "\(trace.path): \(reason); replay it with `simrun replay` (a child process)"),
+                    sourceLocation: sourceLocation)
+                return nil
+            }
             return (input, footer)
         } catch {
             Issue.record("\(trace.path): \(error.message)", sourceLocation: sourceLocation)
             return nil
         }
+    }
+
+    /// Why `scenario` cannot run in a test process, or nil when it can: `@MainActor` code and sleeps
+    /// inside `Task {}` are captured only by the executor factory, which only an executable built on
+    /// `SimRun.main` installs.
+    static func cannotRunHere(_ scenario: Scenario) -> String? {
+        guard scenario.concurrency == .executorFactory else { return nil }
+        return "\(scenario.name) needs the executor-factory route (@MainActor code or sleeps in Task {}), "
+            + "which only an executable built on SimRun.main has"
     }
 
     /// The names in a directory (empty when it cannot be read).

@@ -24,7 +24,7 @@ import Testing
             .drop { $0.hasPrefix("//") && !$0.hasPrefix("///") }
             .joined(separator: "\n")
         #expect(snippet + "\n" == body, "README's snippet and Sources/simrun-example/main.swift differ")
-        #expect(snippet.contains("SimRun.main(scenarios: [CheckoutPromoCode.scenario]"))
+        #expect(snippet.contains("SimRun.main(scenarios: [CheckoutPromoCode.scenario"))
     }
 
     @Test func importingSimRunKitAloneReachesTheBuiltinScenariosAndMain() {

@@ -97,3 +97,23 @@ import Testing
         #expect(!corpus.traces.contains { $0.isMissing })
     }
 }
+
+/// A scenario whose `@MainActor` code only an executable built on `SimRun.main` can capture fails
+/// `explore` and `replay` in a test process with the command to use instead, never a silent pass.
+@Suite struct SimTestingExecutorFactoryTests {
+    @Test func aMainActorScenarioIsRefusedWithTheCommandToUse() throws {
+        let scenario = try #require(BuiltinScenarios.all.first { $0.concurrency == .executorFactory })
+        withKnownIssue {
+            explore(scenario, seeds: 0..<1)
+        } matching: {
+            $0.comments.map(\.rawValue).joined().contains("explore it with `simrun fuzz \(scenario.name)`")
+        }
+        let corpus = TraceCorpus(scenarios: BuiltinScenarios.all)
+        let trace = try #require(corpus.traces.first { corpus.scenario(of: $0)?.name == scenario.name })
+        withKnownIssue {
+            corpus.replay(trace)
+        } matching: {
+            $0.comments.map(\.rawValue).joined().contains("needs the executor-factory route")
+        }
+    }
+}
