@@ -13,6 +13,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
     /// The model trapped (a failed precondition); recorded up to the trap.
     case crashed(String)
 
+    /// True for every verdict but `pass`.
     public var isFailure: Bool { self != .pass }
 
     /// A stable small number for the trace footer.
@@ -39,6 +40,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, as the oracle or limit put it (empty for `pass`).
     public var message: String {
         switch self {
         case .pass: ""
@@ -68,6 +70,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         return Int(digits) ?? 0
     }
 
+    /// `pass`, or `oracle: message`: the verdict line commands print.
     public var description: String {
         self == .pass ? "pass" : "\(oracle): \(message)"
     }

@@ -1,13 +1,17 @@
 /// A strategy as named on the command line and in trace headers: `fifo`, `random`, `pct`,
 /// `pct:depth=3`, `delay:bound=2`, `dfs:preemptions=2`, `portfolio`.
 public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
+    /// The strategies there are, by their command-line names.
     public enum Kind: String, Sendable, CaseIterable {
         case fifo, random, pct, delay, dfs, portfolio, replay
     }
 
+    /// Which strategy.
     public var kind: Kind
+    /// Its parameter (depth, bound or preemptions), nil for the default.
     public var parameter: Int?
 
+    /// The strategy `kind` with `parameter`, or its default.
     public init(kind: Kind, parameter: Int? = nil) {
         self.kind = kind
         self.parameter = parameter
@@ -25,6 +29,7 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The name as written on the command line, parameter included.
     public var description: String { makeStrategy().description }
 
     /// A fresh strategy object (state lives across the runs it is used for).
@@ -41,5 +46,6 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The accepted spellings, for help texts and error messages.
     public static let names = "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio"
 }

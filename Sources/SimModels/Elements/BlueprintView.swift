@@ -25,6 +25,7 @@ public final class BlueprintView {
 
     private unowned let simulation: Simulation
     private let main: LaneID
+    /// What a pass requested during a pass does.
     public let policy: UpdatePolicy
     /// Whether the host is in a window: lifecycle callbacks are only delivered when visible.
     public private(set) var isVisible: Bool
@@ -39,7 +40,9 @@ public final class BlueprintView {
         }
     }
 
+    /// True when the element changed and no pass has applied it yet.
     public private(set) var needsViewHierarchyUpdate = false
+    /// True while a pass runs.
     public private(set) var isInsideUpdate = false
     /// Views removed from the element tree whose disappearing transition is still running: they stay
     /// on screen until it finishes (square/Blueprint `NativeViewController`: `performDisappearing(…,
@@ -61,6 +64,7 @@ public final class BlueprintView {
     private var nextSerial = 0
     private var pendingAnimation: AnimationAttributes?
 
+    /// An empty view in `simulation`, in a window unless `isVisible` is false.
     public init(_ simulation: Simulation, policy: UpdatePolicy = .deferReentrant, isVisible: Bool = true) {
         self.simulation = simulation
         self.policy = policy

@@ -17,10 +17,15 @@ import SimCore
 /// player.start()
 /// ```
 public final class PlayerSession {
+    /// The simulation the session runs in.
     public unowned let simulation: Simulation
+    /// The bindings and their values.
     public let data: PlayerDataModel
+    /// The navigation state machine.
     public let flow: PlayerFlow
+    /// Resolves the current view and sends updates to the native side.
     public let views: PlayerViewController
+    /// Pending transactions (an edited input's save), committed before actions that ask for it.
     public let transactions: TransactionContext<PendingTransactionPhases>
     /// Navigation validation (`required` bindings per view).
     public let validation: PlayerValidation
