@@ -75,6 +75,10 @@ let package = Package(
                 "simrun-example",
             ]
         ),
+        // A user's package from the outside: public products only (and the temporary-file helper).
+        .testTarget(
+            name: "UserPackageTests", dependencies: ["SimTesting", "SimModels", "SimCore", "SimTestSupport"]
+        ),
         .testTarget(
             name: "SimTestingTests", dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport"]
         ),
