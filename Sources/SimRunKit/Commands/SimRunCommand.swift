@@ -65,11 +65,11 @@ public enum SimRun {
             try command.run()
             return ExitStatus.ok
         } catch let failure as CommandFailure {
-            console.err("simrun: \(failure.message)")
+            console.err("\(programName): \(failure.message)")
             return failure.code
         } catch {
             let code = SimRunCommand.exitCode(for: error).rawValue
-            let message = SimRunCommand.fullMessage(for: error)
+            let message = naming(SimRunCommand.fullMessage(for: error), programName)
             if code == 0 {
                 console.out(message)
             } else {
@@ -77,6 +77,26 @@ public enum SimRun {
             }
             return code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
         }
+    }
+
+    /// ArgumentParser's help and usage text with the user's program in place of `simrun` (the
+    /// command's name is fixed at compile time; a user's executable is called something else).
+    static func naming(_ text: String, _ programName: String) -> String {
+        guard programName != "simrun" else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.firstRange(of: "simrun") {
+            let before = rest[..<range.lowerBound].last
+            let after = rest[range.upperBound...].first
+            // Only the word itself: not `simrun-example`, `.simtrace` paths or `simrun-failures`.
+            let isWord =
+                (before.map { !$0.isLetter && $0 != "-" && $0 != "/" && $0 != "." } ?? true)
+                && (after.map { $0 == " " || $0 == "\n" || $0 == ":" } ?? true)
+            result += rest[..<range.lowerBound]
+            result += isWord ? programName : "simrun"
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 }
 
