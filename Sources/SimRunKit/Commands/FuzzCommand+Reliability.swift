@@ -46,7 +46,7 @@ extension FuzzCommand {
             console.out(
                 "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
             )
-            for line in try CrashContext(path: path).lines { console.out("  " + line) }
+            for line in try CrashContext(path: path).lines { console.out(line) }
         } else {
             console.out(
                 "  NONDETERMINISTIC: seed \(crash.seed) crashed in a worker but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"
