@@ -56,7 +56,14 @@ struct ExplainCommand: CatalogCommand {
         let report = ExplanationText(explanation: explanation)
         for line in report.table() { console.out(line) }
         console.out("")
-        console.verdict(report.sentence())
+        if console.outputStyle == .quiet {
+            // Alone, the sentence does not announce a timeline that is not printed.
+            let sentence = report.sentence()
+            let lead = "; the timeline around it:"
+            console.verdict(sentence.hasSuffix(lead) ? String(sentence.dropLast(lead.count)) + "." : sentence)
+        } else {
+            console.out(report.sentence())
+        }
         if let index = explanation.decisive {
             let around = try timeline(around: explanation.rows[index].decision.afterEvent)
             for line in around { console.out(line) }
