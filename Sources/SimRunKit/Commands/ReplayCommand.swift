@@ -139,21 +139,14 @@ struct ReplayCommand: CatalogCommand {
         verdict: String, status: Int32, header: TraceHeader, plan: RunPlan, outcome: Verdict,
         extra: [JSONValue.Member]
     ) -> ResultDocument {
-        let finding: [JSONValue] =
-            outcome.isFailure
-            ? [
-                .object([
-                    "signature": .string(FailureSignature(outcome).description), "oracle": .string(outcome.oracle),
-                    "message": .string(outcome.message), "seed": .unsigned(header.seed), "trace": .string(trace),
-                ])
-            ] : []
         return ResultDocument(
             command: "replay", verdict: verdict, exitCode: status,
             members: ResultDocument.run(
                 scenario: header.scenario, variant: plan.variant, strategy: header.strategy, seed: header.seed)
                 + [
                     .init("recordedVariant", .string(header.variant)), .init("trace", .string(trace)),
-                    .init("outcome", ResultDocument.outcome(outcome)), .init("findings", .array(finding)),
+                    .init("outcome", ResultDocument.outcome(outcome)),
+                    .init("findings", ResultDocument.findings(outcome, seed: header.seed, trace: trace)),
                 ] + extra)
     }
 }

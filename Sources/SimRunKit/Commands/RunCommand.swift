@@ -64,15 +64,6 @@ struct RunCommand: CatalogCommand {
             console.out("trace: \(path)")
             if failed { console.out("replay: \(context.programName) replay \(shellQuoted(path))") }
         }
-        let finding: [JSONValue] =
-            failed
-            ? [
-                .object([
-                    "signature": .string(FailureSignature(result.verdict).description),
-                    "oracle": .string(result.verdict.oracle), "message": .string(result.verdict.message),
-                    "seed": .unsigned(seed), "trace": .optional(path),
-                ])
-            ] : []
         console.json(
             ResultDocument(
                 command: "run", verdict: failed ? "fail" : "pass", exitCode: status,
@@ -83,7 +74,8 @@ struct RunCommand: CatalogCommand {
                         .init("steps", .int(Int64(result.steps))), .init("events", .unsigned(result.eventCount)),
                         .init("decisions", .int(Int64(result.tape.count))),
                         .init("digest", .string(result.digest.description)), .init("trace", .optional(path)),
-                        .init("findings", .array(finding)), .init("sometimes", ResultDocument.sometimes(result)),
+                        .init("findings", ResultDocument.findings(result.verdict, seed: seed, trace: path)),
+                        .init("sometimes", ResultDocument.sometimes(result)),
                     ]
             ).text)
         return status

@@ -66,15 +66,7 @@ struct ShrinkCommand: CatalogCommand {
                         .init("trace", .string(path)), .init("runs", .int(Int64(shrunk.runs))),
                         .init("outcome", ResultDocument.outcome(after.verdict)),
                         .init("before", counts(before)), .init("after", counts(after)),
-                        .init(
-                            "findings",
-                            .array([
-                                .object([
-                                    "signature": .string(FailureSignature(after.verdict).description),
-                                    "oracle": .string(after.verdict.oracle), "message": .string(after.verdict.message),
-                                    "seed": .unsigned(input.header.seed), "trace": .string(path),
-                                ])
-                            ])),
+                        .init("findings", ResultDocument.findings(after.verdict, seed: input.header.seed, trace: path)),
                     ]
             ).text)
         return ExitStatus.ok

@@ -42,6 +42,17 @@ struct ResultDocument {
         ])
     }
 
+    /// `findings` of one run: empty when it passed, else its failure with the trace it is in.
+    static func findings(_ verdict: Verdict, seed: UInt64, trace: String?) -> JSONValue {
+        guard verdict.isFailure else { return .array([]) }
+        return .array([
+            .object([
+                "signature": .string(FailureSignature(verdict).description), "oracle": .string(verdict.oracle),
+                "message": .string(verdict.message), "seed": .unsigned(seed), "trace": .optional(trace),
+            ])
+        ])
+    }
+
     /// The `sometimes` goals of one run: each with whether it was reached.
     static func sometimes(_ result: RunResult) -> JSONValue {
         .array(
