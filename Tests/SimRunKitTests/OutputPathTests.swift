@@ -47,6 +47,14 @@ import Testing
         #expect(export.0 == 73 && export.1.contains("is a directory"), "output is checked before input: \(export.1)")
     }
 
+    @Test func shrinkOfAMissingTraceCreatesNothingNextToIt() throws {
+        let directory = try makeTemporaryDirectory("shrink-missing")
+        let absent = directory.appendingPathComponent("absent").path
+        let (status, _) = simrun(["shrink", absent + "/t.simtrace"])
+        #expect(status == 66)
+        #expect(!FileManager.default.fileExists(atPath: absent), "the default output's directory is not made")
+    }
+
     @Test func aSaveFailureMidCampaignKeepsTheFindingInATemporaryDirectory() throws {
         let directory = try makeTemporaryDirectory("mid-campaign")
         let out = directory.appendingPathComponent("out").path

@@ -21,9 +21,11 @@ struct ShrinkCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
+        let input = try TraceInput(path: trace)
+        // Checked before the shrinking runs; after the input, so that a mistyped trace path is
+        // "missing input" and its directory is never created for the default output next to it.
         let path = out ?? (trace.hasSuffix(".simtrace") ? String(trace.dropLast(9)) : trace) + ".shrunk.simtrace"
         try OutputPath.prepareFile(path, flag: out == nil ? "the shrunk trace" : "--out")
-        let input = try TraceInput(path: trace)
         guard let footer = input.footer else {
             throw CommandFailure(
                 ExitStatus.badTrace,
