@@ -47,12 +47,18 @@ import Testing
         #expect(export.0 == 73 && export.1.contains("is a directory"), "output is checked before input: \(export.1)")
     }
 
-    @Test func shrinkOfAMissingTraceCreatesNothingNextToIt() throws {
+    @Test func aMissingTraceCreatesNoOutputDirectoryButARunMakesItsOwn() throws {
         let directory = try makeTemporaryDirectory("shrink-missing")
         let absent = directory.appendingPathComponent("absent").path
         let (status, _) = simrun(["shrink", absent + "/t.simtrace"])
         #expect(status == 66)
         #expect(!FileManager.default.fileExists(atPath: absent), "the default output's directory is not made")
+        let export = simrun(["export", absent + "/t.simtrace", "--format", "jsonl", "--out", absent + "/t.jsonl"])
+        #expect(export.0 == 66)
+        #expect(
+            !FileManager.default.fileExists(atPath: absent), "checked, but made only when there is a trace to write")
+        let run = simrun(["run", "counter-race", "--variant", "fixed", "--out", absent + "/deep/t.simtrace"])
+        #expect(run.0 == 0 && FileManager.default.fileExists(atPath: absent + "/deep/t.simtrace"), "\(run.1)")
     }
 
     @Test func aSaveFailureMidCampaignKeepsTheFindingInATemporaryDirectory() throws {

@@ -40,40 +40,48 @@ package func isDirectory(_ path: String) -> Bool {
 /// Where command output goes, checked before any work starts: a command that would run for minutes
 /// and then fail to save its result (`--out /proc/x`) fails at once with exit 73 instead.
 package enum OutputPath {
-    /// Checks that `directory` can hold output files without creating it (a campaign that finds
-    /// nothing leaves no empty directory behind): it, or its nearest existing ancestor, must be a
-    /// directory in which a file can be created and removed — `access(W_OK)` is no proof when
-    /// running as root or on a read-only mount.
+    /// Checks that `directory` can hold output files without creating it (nothing is made before
+    /// the command has read its input, and a campaign that finds nothing leaves no empty directory
+    /// behind): it, or its nearest existing ancestor, must be a directory in which a file can be
+    /// created and removed — `access(W_OK)` is no proof when running as root or on a read-only mount.
     package static func prepareDirectory(_ directory: String, flag: String) throws(CommandFailure) {
+        do throws(CommandFailure) {
+            try checkWritable(directory)
+        } catch {
+            throw CommandFailure(error.code, "\(flag) \(directory): \(error.message)")
+        }
+    }
+
+    /// Checks that a file can be written at `file`: not a directory, and its directory (or the
+    /// nearest existing ancestor) writable. Nothing is created; `createParent(of:)` does that when
+    /// the command is about to write.
+    package static func prepareFile(_ file: String, flag: String) throws(CommandFailure) {
+        if isDirectory(file) {
+            throw CommandFailure(ExitStatus.cannotWrite, "\(flag) \(file): is a directory; give a file name")
+        }
+        do throws(CommandFailure) {
+            try checkWritable(directory(of: file))
+        } catch {
+            throw CommandFailure(error.code, "\(flag) \(file): \(error.message)")
+        }
+    }
+
+    /// Creates the directory `file` goes in (and its parents), right before writing it.
+    package static func createParent(of file: String) throws(CommandFailure) {
+        try ensureDirectory(directory(of: file))
+    }
+
+    private static func checkWritable(_ directory: String) throws(CommandFailure) {
         var existing = directory.isEmpty ? "." : directory
         while !fileExists(existing) {
             let parent = Self.directory(of: existing)
             if parent == existing { break }
             existing = parent
         }
-        do throws(CommandFailure) {
-            guard isDirectory(existing) else {
-                throw CommandFailure(ExitStatus.cannotWrite, "\(existing) is a file, not a directory")
-            }
-            try probe(existing)
-        } catch {
-            throw CommandFailure(error.code, "\(flag) \(directory): \(error.message)")
+        guard isDirectory(existing) else {
+            throw CommandFailure(ExitStatus.cannotWrite, "\(existing) is a file, not a directory")
         }
-    }
-
-    /// Checks that a file can be written at `file`: not a directory, its directory created if needed
-    /// and writable. The file itself is not touched (traces are written under a temporary name).
-    package static func prepareFile(_ file: String, flag: String) throws(CommandFailure) {
-        if isDirectory(file) {
-            throw CommandFailure(ExitStatus.cannotWrite, "\(flag) \(file): is a directory; give a file name")
-        }
-        let parent = directory(of: file)
-        do throws(CommandFailure) {
-            try ensureDirectory(parent)
-            try probe(parent)
-        } catch {
-            throw CommandFailure(error.code, "\(flag) \(file): \(error.message)")
-        }
+        try probe(existing)
     }
 
     /// The directory part of `path` (`.` for a bare name).

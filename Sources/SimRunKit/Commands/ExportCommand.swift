@@ -33,6 +33,7 @@ struct ExportCommand: CatalogCommand {
         do {
             let reader = try TraceReader(path: trace)
             if let out {
+                try OutputPath.createParent(of: out)
                 let sink = try FileExportSink(path: out)
                 do {
                     try export(reader, to: sink)

@@ -47,6 +47,7 @@ struct RunCommand: CatalogCommand {
                     to: target)
             }
             if out != nil {
+                try OutputPath.createParent(of: wanted)
                 result = try record(wanted)
             } else {
                 (result, path) = try FindingStore(console: context.console).save(to: wanted, record)

@@ -42,6 +42,7 @@ struct ShrinkCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
+        try OutputPath.createParent(of: path)
         guard let shrunk = try Self.shrink(input, footer: footer, plan: plan, to: path) else {
             throw CommandFailure(
                 ExitStatus.failure, "\(trace): the recorded failure does not reproduce on this build; cannot shrink")
