@@ -79,6 +79,9 @@ public enum SimRun {
         arguments: [String], scenarios: [Scenario], console: Console, programName: String
     ) -> Int32 {
         let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console, programName: programName)
+        // A console may serve several command lines; each starts from the defaults its options change.
+        console.outputStyle = .human
+        console.progressStyle = .automatic
         var commandName = ""
         do {
             var command = try SimRunCommand.parseAsRoot(arguments)
