@@ -12,9 +12,6 @@ import Testing
         process.executableURL = SimrunProcess.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        // A SIGKILL can land while a child writes a re-check trace under $TMPDIR: keep it in the
-        // test's own directory, removed with it, instead of leaving simrun-recheck-* in /tmp.
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
