@@ -2,6 +2,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -87,11 +89,7 @@ public final class Console: Sendable {
             guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                #if canImport(Glibc)
-                    let written = Glibc.write(fd, base + offset, buffer.count - offset)
-                #elseif canImport(Darwin)
-                    let written = Darwin.write(fd, base + offset, buffer.count - offset)
-                #endif
+                let written = systemWrite(fd, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }
                 offset += written
@@ -173,4 +171,9 @@ public final class Console: Sendable {
 /// Lines kept by a capturing console.
 final class CaptureBuffer: Sendable {
     package let lines = Mutex<[String]>([])
+}
+
+/// `write(2)`, named apart from `Console.write`.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
 }
