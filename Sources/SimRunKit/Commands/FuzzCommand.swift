@@ -82,13 +82,23 @@ struct FuzzCommand: CatalogCommand {
             if outcome.nondeterministic.contains(finding.seed) {
                 console.out("NONDETERMINISTIC: seed \(finding.seed) ran differently in this process than in its worker")
             }
-            traces[finding.seed] = try reportFinding(
-                finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted,
-                suffix: seen == 1 ? "" : "-\(seen)")
+            // A finding stands (exit 1) even when saving, shrinking or re-checking it fails: the
+            // failure is said on stderr, never turned into the exit code of a write error.
+            do throws(CommandFailure) {
+                traces[finding.seed] = try reportFinding(
+                    finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted,
+                    suffix: seen == 1 ? "" : "-\(seen)")
+            } catch {
+                console.err("\(context.programName): seed \(finding.seed): \(error.message)")
+            }
             shownTimeline = true
         }
         for (number, crash) in outcome.crashes.enumerated() {
-            traces[crash.seed] = try reportCrash(crash, number: number, plan: plan, context: context)
+            do throws(CommandFailure) {
+                traces[crash.seed] = try reportCrash(crash, number: number, plan: plan, context: context)
+            } catch {
+                console.err("\(context.programName): seed \(crash.seed): \(error.message)")
+            }
         }
         summarize(report, crashes: outcome.crashes.count, console: console)
         if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
