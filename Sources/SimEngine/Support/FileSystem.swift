@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -8,8 +10,7 @@
 
 /// What `errno` `code` means, in words (`No such file or directory`), for one-line messages.
 package func systemMessage(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text)
+    Errno(rawValue: code).description
 }
 
 /// Creates a directory (and its parents) if it does not exist.

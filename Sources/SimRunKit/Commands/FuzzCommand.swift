@@ -144,7 +144,7 @@ struct FuzzCommand: CatalogCommand {
         }
         if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
             do {
-                try Timeline(reader: try TraceReader(path: path), limit: 400).write(to: console)
+                try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
             } catch {
                 throw TraceInput.failure(error)
             }
@@ -172,7 +172,7 @@ struct FuzzCommand: CatalogCommand {
     /// The `--json` document: the campaign (`CampaignJSON`) with what this command knows about each
     /// finding (its trace, whether it crashed or ran differently in another process).
     private func document(
-        _ report: Fuzzer.Report, outcome: FuzzSupervisor.Outcome, plan: RunPlan, verdict: String, status: Int32,
+        _ report: Fuzzer.Report, outcome: CampaignOutcome, plan: RunPlan, verdict: String, status: Int32,
         range: Range<UInt64>, traces: [UInt64: String]
     ) -> ResultDocument {
         let crashes = outcome.crashes.map {
