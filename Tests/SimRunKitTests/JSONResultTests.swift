@@ -75,6 +75,23 @@ import Testing
         #expect(explain["verdict"] as? String == "explained" && (explain["decisive"] as? NSNumber)?.intValue == 2)
     }
 
+    @Test func aCrashIsAFindingWithItsTraceInTheFuzzDocument() throws {
+        let directory = try makeTemporaryDirectory("json-crash")
+        let output = try SimrunProcess.run(
+            [
+                "fuzz", "unruly-counter", "--variant", "crashing", "--seeds", "1..<60", "--jobs", "1", "--no-show",
+                "--out", "out", "--json",
+            ], in: directory)
+        #expect(output.status == 1, "\(output.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        let crash = try #require(findings.first { ($0["oracle"] as? String) == "crashed" }, "\(findings)")
+        #expect((crash["signature"] as? String)?.hasPrefix("crashed: Precondition failed: stale write") == true)
+        let trace = try #require(crash["trace"] as? String)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(trace).path))
+    }
+
     @Test func aFailureWithJSONIsStillOneDocumentWithTheCode() throws {
         let (status, document) = try Self.document(["replay", "/nonexistent/x.simtrace"], command: "replay")
         #expect(status == 66)

@@ -44,6 +44,22 @@ extension Fuzzer.Report: CampaignReport {
     }
 }
 
+/// A command's campaign outcome is a report with its crashes among the distinct failures, lowest
+/// seed first: what `fuzz --json` (and a shard's result file) encodes.
+extension CampaignOutcome: CampaignReport {
+    package var schedules: Int { report.schedules }
+    package var failures: Int { report.failures }
+    package var seconds: Double { report.seconds }
+    package var exhausted: Bool { report.exhausted }
+    package var coverage: [(goal: String, runs: Int)] { report.coverage }
+    package var distinctFailures: [CampaignFinding] {
+        let crashed = crashes.map {
+            CampaignFinding(verdict: .crashed($0.message), seed: $0.seed, occurrences: $0.occurrences)
+        }
+        return (report.distinctFailures + crashed).sorted { $0.seed < $1.seed }
+    }
+}
+
 /// The result-document members of a campaign (schema `simrun.result/1`, README "JSON results").
 public enum CampaignJSON {
     /// `schedules`, `seconds`, `rate`, `failures`, `distinct`, `findings`, `sometimes` (and

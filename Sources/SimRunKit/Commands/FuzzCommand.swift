@@ -113,9 +113,7 @@ struct FuzzCommand: CatalogCommand {
                     + (saved.isEmpty ? "" : "; trace\(saved.count == 1 ? "" : "s") \(saved.joined(separator: " "))"))
         }
         console.json(
-            document(
-                report, outcome: outcome, plan: plan, verdict: verdict, status: status, range: range, traces: traces
-            ).text)
+            document(outcome, plan: plan, verdict: verdict, status: status, range: range, traces: traces).text)
         return status
     }
 
@@ -172,12 +170,9 @@ struct FuzzCommand: CatalogCommand {
     /// The `--json` document: the campaign (`CampaignJSON`) with what this command knows about each
     /// finding (its trace, whether it crashed or ran differently in another process).
     private func document(
-        _ report: Fuzzer.Report, outcome: CampaignOutcome, plan: RunPlan, verdict: String, status: Int32,
+        _ outcome: CampaignOutcome, plan: RunPlan, verdict: String, status: Int32,
         range: Range<UInt64>, traces: [UInt64: String]
     ) -> ResultDocument {
-        let crashes = outcome.crashes.map {
-            CampaignFinding(verdict: .crashed($0.message), seed: $0.seed, occurrences: $0.occurrences)
-        }
         var members = ResultDocument.run(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
         members += [
@@ -188,7 +183,7 @@ struct FuzzCommand: CatalogCommand {
             .init("jobs", .int(Int64(jobs))), .init("shard", .optional(shard?.description)),
             .init("from", .optional(from)), .init("interrupted", .bool(outcome.interrupted)),
         ]
-        members += CampaignJSON.members(of: report, also: crashes, exhaustive: strategy.kind == .dfs) { finding in
+        members += CampaignJSON.members(of: outcome, exhaustive: strategy.kind == .dfs) { finding in
             [
                 .init("trace", .optional(traces[finding.seed])),
                 .init("nondeterministic", .bool(outcome.nondeterministic.contains(finding.seed))),
