@@ -46,7 +46,7 @@ import Testing
         let missing = path("missing.simtrace")
         // A failing trace of the built-in lost-input scenario, and one of `toggle`.
         let lost = path("lost.simtrace")
-        #expect(simrun(["run", "lost-input-navigation", "--seed", "2", "--strategy", "pct", "--out", lost]).0 == 1)
+        LostInputFixture.record(to: lost)
         let toggled = path("toggle.simtrace")
         #expect(simrun(["run", "toggle", "--out", toggled], scenarios: [Self.toggle(failing: true)]).0 == 1)
         let passing = path("pass.simtrace")
@@ -58,7 +58,7 @@ import Testing
             Case(command: "run", code: 0, arguments: ["run", "counter-race", "--variant", "fixed"]),
             Case(
                 command: "run", code: 1,
-                arguments: ["run", "lost-input-navigation", "--seed", "2", "--strategy", "pct"]),
+                arguments: LostInputFixture.run),
             Case(command: "run", code: 64, arguments: ["run", "counter-race", "--seed", "-1"]),
             Case(command: "run", code: 73, arguments: ["run", "counter-race", "--out", "/proc/simrun-x/t.simtrace"]),
             Case(

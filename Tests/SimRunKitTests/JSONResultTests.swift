@@ -39,23 +39,24 @@ import Testing
         #expect(fuzz["scenario"] as? String == "lost-input-navigation")
         #expect(fuzz["variant"] as? String == "buggy")
         #expect(fuzz["strategy"] as? String == "pct:depth=3")
-        #expect((fuzz["schedules"] as? NSNumber)?.intValue == 3, "seeds 0, 1, 2 with one job")
+        let seed = LostInputFixture.seed
+        #expect((fuzz["schedules"] as? NSNumber)?.uint64Value == seed + 1, "seeds 0 to the first failing one, one job")
         #expect(fuzz["rate"] is NSNumber && fuzz["seconds"] is NSNumber)
         let findings = try #require(fuzz["findings"] as? [[String: Any]])
         #expect(findings.count == 1)
         let finding = try #require(findings.first)
         #expect((finding["signature"] as? String)?.hasPrefix("typed-text-kept") == true)
-        #expect((finding["seed"] as? NSNumber)?.intValue == 2)
+        #expect((finding["seed"] as? NSNumber)?.uint64Value == seed)
         let trace = try #require(finding["trace"] as? String)
         #expect(FileManager.default.fileExists(atPath: trace))
         let sometimes = try #require(fuzz["sometimes"] as? [[String: Any]])
         #expect(sometimes.map { $0["goal"] as? String }.contains("navigated"))
 
         let (runStatus, run) = try Self.document(
-            ["run", "lost-input-navigation", "--seed", "2", "--strategy", "pct", "--out", out + "/run.simtrace"],
+            LostInputFixture.run + ["--out", out + "/run.simtrace"],
             command: "run")
         #expect(runStatus == 1 && run["verdict"] as? String == "fail")
-        #expect((run["seed"] as? NSNumber)?.intValue == 2)
+        #expect((run["seed"] as? NSNumber)?.uint64Value == seed)
         #expect(run["trace"] as? String == out + "/run.simtrace")
         #expect(
             ((run["findings"] as? [[String: Any]])?.first?["signature"] as? String)?.hasPrefix("typed-text-kept")
@@ -64,7 +65,7 @@ import Testing
 
         let (replayStatus, replay) = try Self.document(["replay", trace], command: "replay")
         #expect(replayStatus == 0 && replay["verdict"] as? String == "identical")
-        #expect(replay["seed"] as? NSNumber == 2)
+        #expect((replay["seed"] as? NSNumber)?.uint64Value == seed)
         let (fixedStatus, fixed) = try Self.document(["replay", trace, "--variant", "fixed"], command: "replay")
         #expect(fixedStatus == 0 && fixed["verdict"] as? String == "pass" && fixed["variant"] as? String == "fixed")
 

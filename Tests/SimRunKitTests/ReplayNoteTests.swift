@@ -11,13 +11,16 @@ import Testing
     @Test func notesGoToStderrNumberedAsShowNumbersDecisions() throws {
         let directory = try makeTemporaryDirectory("replay-notes")
         let trace = directory.appendingPathComponent("lost.simtrace").path
-        #expect(simrun(["run", "lost-input-navigation", "--seed", "2", "--strategy", "pct", "--out", trace]).0 == 1)
+        LostInputFixture.record(to: trace)
         let console = Console(capturing: true)
         let status = SimRun.run(
             arguments: ["replay", trace, "--variant", "fixed"], scenarios: BuiltinScenarios.all, console: console)
         #expect(status == 0)
         let stdout = console.capturedLines.filter { !$0.hasPrefix("err: ") }
-        #expect(stdout == ["lost-input-navigation/fixed seed 2: schedule of buggy replayed on fixed: pass"])
+        #expect(
+            stdout == [
+                "lost-input-navigation/fixed seed \(LostInputFixture.seed): schedule of buggy replayed on fixed: pass"
+            ])
         let notes = console.capturedLines.filter { $0.hasPrefix("err: note: ") }
         #expect(!notes.isEmpty, "the fixed variant cannot follow every decision: \(console.capturedLines)")
         // view.update#2 is decision 2 in `show` (decision 1 is the tap).
