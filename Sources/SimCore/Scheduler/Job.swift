@@ -47,18 +47,20 @@ struct JobBody {
 /// Noncopyable, so the rings have exactly one owner and are freed by `deinit` when it goes: no copy
 /// can outlive them or free them twice.
 ///
+/// Nothing here is `@usableFromInline`: a noncopyable type's `deinit` cannot be inlined into
+/// fragile code (the optimizer crashed on it), and no other module needs these types.
+///
 /// Invariants (asserted in debug builds): `capacity` is a power of two at least 4,
 /// `0 <= head < capacity`, `0 <= count <= capacity`; the `count` slots from `head` (wrapping) hold
 /// initialized bodies, the others none.
-@usableFromInline
 struct JobQueue: ~Copyable {
-    @usableFromInline var meta: UnsafeMutablePointer<JobMeta>
-    @usableFromInline var bodies: UnsafeMutablePointer<JobBody>
-    @usableFromInline var capacity = 4
-    @usableFromInline var head = 0
-    @usableFromInline var count = 0
+    var meta: UnsafeMutablePointer<JobMeta>
+    var bodies: UnsafeMutablePointer<JobBody>
+    var capacity = 4
+    var head = 0
+    var count = 0
 
-    @usableFromInline init() {
+    init() {
         meta = .allocate(capacity: 4)
         bodies = .allocate(capacity: 4)
     }
@@ -105,7 +107,6 @@ struct JobQueue: ~Copyable {
     }
 
     /// Doubles the rings, unrolling them so the head is at 0.
-    @usableFromInline
     mutating func grow() {
         assert(count == capacity, "JobQueue: grows only when full")
         let grown = capacity * 2
@@ -143,15 +144,14 @@ struct JobQueue: ~Copyable {
 ///
 /// Invariants (asserted in debug builds): `0 <= listed <= listLimit`, nothing spills before the
 /// list is full, and an ordinal never wraps around (two jobs would share an identity).
-@usableFromInline
 struct OrdinalCounter: ~Copyable {
-    @usableFromInline var labels: UnsafeMutablePointer<Symbol>
-    @usableFromInline var counts: UnsafeMutablePointer<UInt32>
-    @usableFromInline var listed = 0
-    @usableFromInline var spill: [Symbol: UInt32] = [:]
-    @usableFromInline static let listLimit = 16
+    var labels: UnsafeMutablePointer<Symbol>
+    var counts: UnsafeMutablePointer<UInt32>
+    var listed = 0
+    var spill: [Symbol: UInt32] = [:]
+    static let listLimit = 16
 
-    @usableFromInline init() {
+    init() {
         labels = .allocate(capacity: Self.listLimit)
         counts = .allocate(capacity: Self.listLimit)
     }
@@ -191,13 +191,12 @@ struct OrdinalCounter: ~Copyable {
 /// Invariants (asserted in debug builds): `0 <= count <= capacity`; slots `0..<count` are
 /// initialized; an index is in `0..<count` (a lane index out of range reads another lane or freed
 /// memory).
-@usableFromInline
 struct LaneTable: ~Copyable {
-    @usableFromInline var base: UnsafeMutablePointer<LaneState> = .allocate(capacity: 8)
-    @usableFromInline var count = 0
-    @usableFromInline var capacity = 8
+    var base: UnsafeMutablePointer<LaneState> = .allocate(capacity: 8)
+    var count = 0
+    var capacity = 8
 
-    @usableFromInline init() {}
+    init() {}
 
     deinit {
         base.deinitialize(count: count)
@@ -206,7 +205,8 @@ struct LaneTable: ~Copyable {
 
     var indices: Range<Int> { 0..<count }
 
-    @inlinable
+    // Not @inlinable: assigning through it destroys a lane, and `deinit` is not inlinable.
+    @inline(__always)
     subscript(index: Int) -> LaneState {
         unsafeAddress {
             assert(index >= 0 && index < count, "LaneTable: lane index \(index) out of 0..<\(count)")

@@ -251,14 +251,13 @@ public final class Simulation: @unchecked Sendable {
 }
 
 /// A lane's name, queue, rules and ordinal counters; noncopyable because its queue and counters are.
-@usableFromInline
 struct LaneState: ~Copyable {
-    @usableFromInline let name: Symbol
-    @usableFromInline var queue = JobQueue()
-    @usableFromInline var blockers: [Int32] = []
-    @usableFromInline var ordinals = OrdinalCounter()
+    let name: Symbol
+    var queue = JobQueue()
+    var blockers: [Int32] = []
+    var ordinals = OrdinalCounter()
 
-    @usableFromInline init(name: Symbol) { self.name = name }
+    init(name: Symbol) { self.name = name }
 }
 
 /// A field value written with literals in model code; strings are interned when recorded.
