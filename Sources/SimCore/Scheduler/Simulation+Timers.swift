@@ -47,7 +47,7 @@ extension Simulation {
 
     /// Moves the clock to the next deadline and makes every timer due then ready. False when none is left.
     func advanceToNextDeadline() -> Bool {
-        while let first = timers.heap.first, cancelledTimers.contains(first.id) {
+        while let first = timers.first, cancelledTimers.contains(first.id) {
             cancelledTimers.remove(first.id)
             _ = timers.popFirst()
         }
@@ -58,7 +58,7 @@ extension Simulation {
         }
         let from = now
         now = deadline
-        while let first = timers.heap.first, first.deadline == deadline {
+        while let first = timers.first, first.deadline == deadline {
             let timer = timers.popFirst()!
             if cancelledTimers.remove(timer.id) == nil { due.append(timer) }
         }

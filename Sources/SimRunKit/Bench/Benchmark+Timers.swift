@@ -21,18 +21,20 @@ extension Benchmark {
             key: "timer_jobs_per_second", name: "timer jobs/s, \(workload.chains) pending timers", value: timers,
             unit: "jobs/s", baselineName: "the same jobs posted on lanes", baseline: lanes,
             ratioText: "\(slower.rounded(significant: 3))x slower", ratio: slower,
-            ratioMeaning: "lane-job rate / timer-job rate", target: ">= 2M/s", met: timers >= 2e6,
+            ratioMeaning: "lane-job rate / timer-job rate", target: "context", met: nil,
             note:
-                "\(jobs) jobs in \(workload.chains) chains, each setting its next timer 1-1024 µs ahead (a heap of \(workload.chains)), random strategy, null sink"
+                "\(jobs) jobs in \(workload.chains) chains on \(workload.lanes) lanes, each setting its next timer 1-1024 µs ahead (a heap of \(workload.chains)), random strategy, null sink"
         )
     }
 }
 
-/// `chains` chains of jobs; with timers each job sets its successor's timer a pseudo-random delay
-/// ahead, so about `chains` timers are always pending with mostly distinct deadlines; without, each
-/// job posts its successor on the chain's lane.
+/// `chains` chains of jobs on `lanes` lanes; with timers each job sets its successor's timer a
+/// pseudo-random delay ahead, so about `chains` timers are always pending with mostly distinct
+/// deadlines; without, each job posts its successor on the chain's lane. Few lanes, so that the
+/// baseline's ready list stays short and the difference is the timer queue.
 struct TimerWorkload {
     var chains = 1024
+    var lanes = 4
     var jobs: Int
 
     /// Runs the workload once; returns the jobs run.
@@ -42,7 +44,9 @@ struct TimerWorkload {
             limits: RunLimits(maxSteps: jobs + chains, maxVirtualNanoseconds: .max))
         simulation.retainsTape = false
         let perChain = Swift.max(1, jobs / chains)
-        let all = (0..<chains).map { TimerChain(simulation, index: $0, jobs: perChain, timers: timers) }
+        let all = (0..<chains).map {
+            TimerChain(simulation, index: $0, lane: $0 % lanes, jobs: perChain, timers: timers)
+        }
         for chain in all { chain.start() }
         return simulation.run().steps
     }
@@ -57,9 +61,9 @@ final class TimerChain {
     private var remaining: Int
     private var state: UInt64
 
-    init(_ simulation: Simulation, index: Int, jobs: Int, timers: Bool) {
+    init(_ simulation: Simulation, index: Int, lane: Int, jobs: Int, timers: Bool) {
         self.simulation = simulation
-        lane = simulation.lane("timers.\(index)")
+        self.lane = simulation.lane("timers.\(lane)")
         label = simulation.symbol("timers.step")
         self.timers = timers
         remaining = jobs
