@@ -9,9 +9,8 @@ public final class PCTStrategy: Strategy {
     @exclusivity(unchecked) private var buggify = BuggifyPolicy()
     // Internal, not private, so that a debug test can break the invariants and see them trap.
     @exclusivity(unchecked) var priorities: [Symbol: Int] = [:]
-    /// The initial priorities handed out this run (each once: ties would make the order of two
-    /// lanes fall back to posting order instead of being a random choice).
-    @exclusivity(unchecked) private var initialPriorities: Set<Int> = []
+    /// Lanes given an initial priority this run: the low bits of each priority, so that no two tie.
+    @exclusivity(unchecked) private var lanesSeen = 0
     /// Distinct steps, ascending, at which the running lane is demoted.
     var changePoints: [Int] = []
     var changesMade = 0
@@ -29,7 +28,7 @@ public final class PCTStrategy: Strategy {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
         priorities.removeAll(keepingCapacity: true)
-        initialPriorities.removeAll(keepingCapacity: true)
+        lanesSeen = 0
         changePoints = drawChangePoints()
         changesMade = 0
     }
@@ -52,10 +51,12 @@ public final class PCTStrategy: Strategy {
 
     private func priority(of lane: Symbol) -> Int {
         if let known = priorities[lane] { return known }
-        // Initial priorities sit above every change-point priority (0..<depth), and are distinct:
-        // a tie is redrawn.
-        var assigned = depth + random.below(1 << 30)
-        while !initialPriorities.insert(assigned).inserted { assigned = depth + random.below(1 << 30) }
+        // Initial priorities sit above every change-point priority (0..<depth), and are distinct
+        // (Shuttle keeps them so): a random draw in the high bits orders the lanes, the lane's
+        // arrival number in the low 32 bits breaks what would be a tie. A set of the priorities
+        // handed out, to redraw ties, cost 4% of a lost-input run.
+        let assigned = depth + ((random.below(1 << 30) << 32) | (lanesSeen & 0xFFFF_FFFF))
+        lanesSeen += 1
         priorities[lane] = assigned
         return assigned
     }
