@@ -1,5 +1,6 @@
-// The one place SimCore reaches past the standard library, and only in debug builds: the standard
-// library cannot name the current thread. Release builds import nothing here and check nothing.
+// Debug builds only: the standard library cannot name the current thread, so this file imports the
+// platform's pthreads (as ExecutorCapture does for its thread slot). Release builds import nothing
+// here and check nothing.
 #if DEBUG && canImport(Darwin)
     import Darwin
 #elseif DEBUG && canImport(Glibc)
