@@ -2,6 +2,7 @@ extension Simulation {
     /// Runs until quiet, a failure or a limit, then checks the end-of-run oracles.
     public func run() -> RunResult {
         precondition(!finished, "a simulation runs once")
+        confinement.check("run")
         var verdict: Verdict? = reportedFailure
         while verdict == nil {
             let count = collectCandidates()
