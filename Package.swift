@@ -25,13 +25,15 @@ let package = Package(
         .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
+        // SCTBench's programs ported to the kernel (`simrun list --group sctbench`), apart from the app scenarios.
+        .target(name: "SimBenchmarks", dependencies: ["SimCore"]),
         // The library behind the command line: campaigns, replay, shrink, explain, recording, child
         // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
         .target(name: "SimEngine", dependencies: ["SimCore", "SimTrace"]),
         .target(
             name: "SimRunKit",
             dependencies: [
-                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "CZstd",
+                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,9 +50,15 @@ let package = Package(
             dependencies: ["SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
+            name: "SimBenchmarksTests",
+            dependencies: ["SimBenchmarks", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
+                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
+                "simrun",
+                "simrun-example",
             ]
         ),
         .testTarget(

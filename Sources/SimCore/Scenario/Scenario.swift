@@ -5,6 +5,8 @@ public struct Scenario: Sendable {
     public var summary: String
     public var variants: [Variant]
     public var limits: RunLimits
+    /// The group `simrun list --group` shows it under (nil: the app scenarios, listed by default).
+    public var group: String?
     /// Builds one run: models, first jobs, oracles.
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
 
@@ -18,7 +20,7 @@ public struct Scenario: Sendable {
     }
 
     public init(
-        name: String, summary: String, variants: [Variant], limits: RunLimits = .standard,
+        name: String, summary: String, variants: [Variant], limits: RunLimits = .standard, group: String? = nil,
         setUp: @escaping @Sendable (_ simulation: Simulation, _ variant: String) -> Void
     ) {
         precondition(!variants.isEmpty, "a scenario needs at least one variant")
@@ -26,6 +28,7 @@ public struct Scenario: Sendable {
         self.summary = summary
         self.variants = variants
         self.limits = limits
+        self.group = group
         self.setUp = setUp
     }
 

@@ -3,11 +3,19 @@ import SimEngine
 
 struct ListCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the scenarios and their variants.")
+        commandName: "list", abstract: "List the scenarios and their variants.",
+        discussion: "Without --group: the app scenarios. --group sctbench: the ported SCTBench programs.")
+
+    @Option(help: "List this group instead of the app scenarios (sctbench).") var group: String?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        let width = context.catalog.scenarios.map(\.name.count).max() ?? 0
-        for scenario in context.catalog.scenarios {
+        let shown = context.catalog.scenarios.filter { $0.group == group }
+        if shown.isEmpty, let group {
+            let groups = Set(context.catalog.scenarios.compactMap(\.group)).sorted().joined(separator: ", ")
+            throw .usage("no scenario group '\(group)' (groups: \(groups.isEmpty ? "none" : groups))")
+        }
+        let width = shown.map(\.name.count).max() ?? 0
+        for scenario in shown {
             context.console.out(scenario.name.padding(width) + "  " + scenario.summary)
             for variant in scenario.variants {
                 context.console.out("  " + variant.name.padding(width) + "  " + variant.summary)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SimBenchmarks
 import SimCore
 import SimEngine
 
@@ -52,7 +53,10 @@ public enum SimRun {
     public static func run(
         arguments: [String], scenarios: [Scenario], console: Console = Console(), programName: String = "simrun"
     ) -> Int32 {
-        let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console, programName: programName)
+        // The benchmark groups come with every command tree, after the caller's scenarios (whose names win).
+        let benchmarks = SCTBench.scenarios.filter { bench in !scenarios.contains { $0.name == bench.name } }
+        let context = CommandContext(
+            catalog: ScenarioCatalog(scenarios + benchmarks), console: console, programName: programName)
         do {
             var command = try SimRunCommand.parseAsRoot(arguments)
             if let catalogCommand = command as? any CatalogCommand {

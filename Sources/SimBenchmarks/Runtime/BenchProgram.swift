@@ -1,0 +1,175 @@
+import SimCore
+
+/// A concurrent program on the kernel, in the terms of SCTBench: threads (each a lane), mutexes,
+/// condition variables, spawn and join. Each primitive operation is one job, so a schedule is the
+/// sequence of scheduling points the study counted. A thread whose next operation cannot proceed
+/// (a held mutex, an unsignalled wait, an unfinished join) is parked; when every unfinished thread is
+/// parked the run ends in the kernel's `deadlock` verdict.
+///
+/// ```swift
+/// let program = BenchProgram(sim)
+/// let m = program.mutex("m")
+/// let balance = sim.shared("balance", 1)
+/// let t = program.thread("deposit") {
+///     BenchOp.lock(m)
+///     BenchOp.step("write balance") { balance.write(balance.read() + 2) }
+///     BenchOp.unlock(m)
+/// }
+/// program.main {
+///     BenchOp.spawn(t)
+///     BenchOp.join(t)
+/// }
+/// ```
+public final class BenchProgram {
+    /// The simulation the program runs in (which outlives it: its queued jobs hold the program).
+    public unowned let simulation: Simulation
+    /// Not owned: a thread lives while a queued job or another thread's `spawn`/`join` refers to it, so
+    /// operations may capture the program without a cycle that would outlive the run.
+    private var threads: [WeakThread] = []
+    private var labels: [String: Symbol] = [:]
+
+    /// A program on `simulation`; threads start with `main` and `spawn`.
+    public init(_ simulation: Simulation) {
+        self.simulation = simulation
+    }
+
+    /// A mutex named `name`.
+    public func mutex(_ name: String) -> BenchMutex { BenchMutex(name: name) }
+
+    /// A condition variable named `name`.
+    public func condition(_ name: String) -> BenchCondition { BenchCondition(name: name) }
+
+    /// A thread named `name` (its lane's name), not yet started: `spawn` it.
+    public func thread(_ name: String, @BenchOps _ body: () -> [BenchOp]) -> BenchThread {
+        precondition(!threads.contains { $0.thread?.name == name }, "two threads named \(name)")
+        let thread = BenchThread(name: name, lane: simulation.lane(name), ops: body())
+        threads.append(WeakThread(thread: thread))
+        return thread
+    }
+
+    /// The main thread, started at once.
+    @discardableResult
+    public func main(@BenchOps _ body: () -> [BenchOp]) -> BenchThread {
+        let thread = self.thread("main", body)
+        start(thread)
+        return thread
+    }
+
+    /// The original's `assert`: a failed check ends the run with an `assertion` failure.
+    public func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { simulation.fail("assertion", message()) }
+    }
+
+    /// A memory-safety error the original would crash on (out-of-bounds index, use after free).
+    public func crash(_ message: String) {
+        simulation.fail("crash", message)
+    }
+
+    // MARK: Running
+
+    private func start(_ thread: BenchThread) {
+        thread.started = true
+        postNext(of: thread)
+        refreshParking()
+    }
+
+    /// Posts the job of the thread's next primitive operation, or marks it finished.
+    private func postNext(of thread: BenchThread) {
+        guard let op = thread.advance() else {
+            thread.next = nil
+            thread.finished = true
+            return
+        }
+        thread.next = op
+        simulation.post(thread.lane, symbol(label(of: op))) {
+            self.perform(op, on: thread)
+            self.postNext(of: thread)
+            self.refreshParking()
+        }
+    }
+
+    private func perform(_ op: BenchOp, on thread: BenchThread) {
+        switch op {
+        case .step(_, let body):
+            body()
+        case .lock(let mutex):
+            precondition(mutex.owner == nil, "a parked lock ran")
+            mutex.owner = thread.name
+        case .unlock(let mutex):
+            mutex.owner = nil
+        case .wait(let condition, let mutex):
+            mutex.owner = nil
+            thread.signalled = false
+            condition.waiters.append(WeakWaiter(thread: thread))
+            // The thread's next job re-takes the mutex once signalled.
+            thread.pushReacquire(condition, mutex)
+        case .reacquire(_, let mutex):
+            precondition(mutex.owner == nil && thread.signalled, "a parked wait ran")
+            thread.signalled = false
+            mutex.owner = thread.name
+        case .signal(let condition):
+            if !condition.waiters.isEmpty { condition.waiters.removeFirst().thread?.signalled = true }
+        case .broadcast(let condition):
+            for waiter in condition.waiters { waiter.thread?.signalled = true }
+            condition.waiters.removeAll()
+        case .spawn(let other):
+            precondition(!other.started, "\(other.name) spawned twice")
+            start(other)
+        case .join, .loop, .branch, .local:
+            break
+        }
+    }
+
+    /// Parks every thread whose next operation cannot proceed and unparks the rest (a handful of
+    /// threads: a scan per step is cheaper than bookkeeping per mutex).
+    private func refreshParking() {
+        for entry in threads {
+            guard let thread = entry.thread, thread.started, !thread.finished else { continue }
+            if let op = thread.next, let reason = blockReason(op, thread) {
+                simulation.park(thread.lane, reason: reason)
+            } else {
+                simulation.unpark(thread.lane)
+            }
+        }
+    }
+
+    private func blockReason(_ op: BenchOp, _ thread: BenchThread) -> String? {
+        switch op {
+        case .lock(let mutex):
+            mutex.owner.map { "lock \(mutex.name) (held by \($0))" }
+        case .reacquire(let condition, let mutex):
+            !thread.signalled
+                ? "wait \(condition.name)" : mutex.owner.map { "lock \(mutex.name) (held by \($0))" }
+        case .join(let other):
+            other.finished ? nil : "join \(other.name)"
+        default:
+            nil
+        }
+    }
+
+    private func label(of op: BenchOp) -> String {
+        switch op {
+        case .step(let label, _): label
+        case .lock(let mutex): "lock \(mutex.name)"
+        case .unlock(let mutex): "unlock \(mutex.name)"
+        case .wait(let condition, _): "wait \(condition.name)"
+        case .reacquire(_, let mutex): "lock \(mutex.name)"
+        case .signal(let condition): "signal \(condition.name)"
+        case .broadcast(let condition): "broadcast \(condition.name)"
+        case .spawn(let thread): "spawn \(thread.name)"
+        case .join(let thread): "join \(thread.name)"
+        case .loop, .branch, .local: "control"
+        }
+    }
+
+    private func symbol(_ text: String) -> Symbol {
+        if let known = labels[text] { return known }
+        let interned = simulation.symbol(text)
+        labels[text] = interned
+        return interned
+    }
+}
+
+private struct WeakThread {
+    weak var thread: BenchThread?
+}

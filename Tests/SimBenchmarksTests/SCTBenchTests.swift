@@ -1,0 +1,52 @@
+import SimBenchmarks
+import SimCore
+import Testing
+
+@Suite struct SCTBenchTests {
+    /// The oracle each port keeps from its original, and a few random schedules that reach it (cheap:
+    /// the 10,000-schedule runs belong to tools/sctbench.sh).
+    static let expected: [String: (oracle: String, seeds: Int)] = [
+        "account_bad": ("assertion", 200),
+        "bluetooth_driver_bad": ("assertion", 200),
+        "carter01_bad": ("deadlock", 200),
+        "circular_buffer_bad": ("assertion", 50),
+        "deadlock01_bad": ("deadlock", 200),
+        "lazy01_bad": ("assertion", 50),
+        "queue_bad": ("assertion", 50),
+        "reorder_3_bad": ("assertion", 300),
+        "reorder_4_bad": ("assertion", 300),
+        "stack_bad": ("assertion", 50),
+        "token_ring_bad": ("assertion", 200),
+        "twostage_bad": ("assertion", 300),
+        "wronglock_bad": ("assertion", 200),
+    ]
+
+    @Test func everyBenchmarkIsInTheSctbenchGroupWithItsOriginalAsTheOnlyVariant() {
+        #expect(SCTBench.scenarios.count >= 16)
+        for scenario in SCTBench.scenarios {
+            #expect(scenario.group == SCTBench.group)
+            #expect(scenario.variants.map(\.name) == ["buggy"])
+        }
+        let names = SCTBench.scenarios.map(\.name)
+        #expect(Set(names).count == names.count)
+    }
+
+    @Test(arguments: expected.keys.sorted())
+    func aFewRandomSchedulesReachTheOriginalsOracle(_ name: String) throws {
+        let scenario = try #require(SCTBench.scenarios.first { $0.name == name })
+        let (oracle, seeds) = try #require(Self.expected[name])
+        let strategy = RandomStrategy()
+        let found = (0..<seeds).lazy.map { scenario.run(variant: "buggy", seed: UInt64($0), strategy: strategy) }
+            .first { $0.verdict.isFailure }
+        let verdict = try #require(found?.verdict)
+        #expect(verdict.oracle == oracle)
+    }
+
+    @Test func everyBenchmarkEndsUnderTheFifoScheduleWithinItsStepLimit() {
+        for scenario in SCTBench.scenarios {
+            let result = scenario.run(variant: "buggy", seed: 0, strategy: FIFOStrategy())
+            #expect(result.verdict.oracle != "step-limit", "\(scenario.name): \(result.verdict)")
+            #expect(result.steps > 0)
+        }
+    }
+}
