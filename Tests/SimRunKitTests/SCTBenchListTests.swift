@@ -32,3 +32,23 @@ import Testing
         #expect(output.contains("deadlock: every lane blocked"))
     }
 }
+
+@Suite struct LearningStrategyCampaignTests {
+    /// The first failing seed and its printed verdict, from a fuzz campaign's output.
+    private func firstFailure(_ strategy: String, jobs: Int) throws -> String {
+        let directory = try makeTemporaryDirectory()
+        let (status, output) = simrun([
+            "fuzz", "reorder_4_bad", "--strategy", strategy, "--seeds", "3000", "--jobs", "\(jobs)", "--no-shrink",
+            "--no-show", "--out", directory.path,
+        ])
+        #expect(status == 1, "\(strategy) found nothing in 3000 schedules")
+        return output.split(separator: "\n").first { $0.hasPrefix("FAIL at seed") }.map(String.init) ?? ""
+    }
+
+    @Test(arguments: ["pos", "surw", "coverage"])
+    func theFirstFailureIsTheSameWhateverTheJobs(_ strategy: String) throws {
+        let alone = try firstFailure(strategy, jobs: 1)
+        #expect(alone.hasPrefix("FAIL at seed"))
+        #expect(try firstFailure(strategy, jobs: 3) == alone)
+    }
+}

@@ -63,7 +63,10 @@ public struct Fuzzer: Sendable {
         if plan.strategy.kind == .dfs { return runExhaustive(progress: progress) }
         let state = SharedState(goalCount: plan.goals().count)
         let start = ContinuousClock.now
-        let config = configuration
+        var oneThreadIfLearning = configuration
+        // A strategy that learns from run to run walks the seeds in order on one thread (one object).
+        if plan.strategy.kind.learnsAcrossRuns { oneThreadIfLearning.jobs = 1 }
+        let config = oneThreadIfLearning
         let deadline = config.seconds.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
         let plan = self.plan
         DispatchQueue.concurrentPerform(iterations: config.jobs) { worker in

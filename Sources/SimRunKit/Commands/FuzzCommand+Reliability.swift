@@ -15,9 +15,10 @@ extension FuzzCommand {
             let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
             console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")
         }
-        // dfs walks one tree on one thread; without process isolation (the command tree hosted by
+        // dfs walks one tree on one thread, and surw and coverage learn from run to run on one thread;
+        // without process isolation (the command tree hosted by
         // another program) the campaign runs on threads in this process, where a trap would end it.
-        if plan.strategy.kind == .dfs || !ChildProcess.isAvailable {
+        if plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns || !ChildProcess.isAvailable {
             let report = Fuzzer(plan: plan, configuration: configuration).run(progress: progress)
             return FuzzSupervisor.Outcome(
                 report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
