@@ -26,6 +26,8 @@ public indirect enum BenchOp {
     case branch(() -> Bool, [BenchOp], [BenchOp])
     /// Thread-local computation with no job of its own: part of the preceding atomic block.
     case local(() -> Void)
+    /// An operation decided when the thread gets there (`lock(locks[b])` with `b` computed at run time).
+    case deferred(() -> BenchOp)
     /// The second half of `wait`: re-takes the mutex once signalled (internal).
     case reacquire(BenchCondition, BenchMutex)
 }

@@ -23,9 +23,11 @@ import SimCore
 public final class BenchProgram {
     /// The simulation the program runs in (which outlives it: its queued jobs hold the program).
     public unowned let simulation: Simulation
-    /// Not owned: a thread lives while a queued job or another thread's `spawn`/`join` refers to it, so
-    /// operations may capture the program without a cycle that would outlive the run.
-    private var threads: [WeakThread] = []
+    private var threadNames: Set<String> = []
+    /// Started threads whose next operation may block (lock, re-take after a wait, join): the only
+    /// ones whose parking can change. Not owned: a thread lives while its queued job refers to it,
+    /// so operations may capture the program without a cycle that would outlive the run.
+    private var mayBlock: [WeakThread] = []
     private var labels: [String: Symbol] = [:]
 
     /// A program on `simulation`; threads start with `main` and `spawn`.
@@ -41,9 +43,8 @@ public final class BenchProgram {
 
     /// A thread named `name` (its lane's name), not yet started: `spawn` it.
     public func thread(_ name: String, @BenchOps _ body: () -> [BenchOp]) -> BenchThread {
-        precondition(!threads.contains { $0.thread?.name == name }, "two threads named \(name)")
+        precondition(threadNames.insert(name).inserted, "two threads named \(name)")
         let thread = BenchThread(name: name, lane: simulation.lane(name), ops: body())
-        threads.append(WeakThread(thread: thread))
         return thread
     }
 
@@ -81,6 +82,11 @@ public final class BenchProgram {
             return
         }
         thread.next = op
+        switch op {
+        case .lock, .reacquire, .join:
+            if !mayBlock.contains(where: { $0.thread === thread }) { mayBlock.append(WeakThread(thread: thread)) }
+        default: break
+        }
         simulation.post(thread.lane, symbol(label(of: op))) {
             self.perform(op, on: thread)
             self.postNext(of: thread)
@@ -115,21 +121,35 @@ public final class BenchProgram {
         case .spawn(let other):
             precondition(!other.started, "\(other.name) spawned twice")
             start(other)
-        case .join, .loop, .branch, .local:
+        case .join, .loop, .branch, .local, .deferred:
             break
         }
     }
 
-    /// Parks every thread whose next operation cannot proceed and unparks the rest (a handful of
-    /// threads: a scan per step is cheaper than bookkeeping per mutex).
+    /// Parks every thread whose next operation cannot proceed and unparks the rest, scanning only the
+    /// threads at a blocking operation (cheaper than waiter lists per mutex, condition and thread).
     private func refreshParking() {
-        for entry in threads {
-            guard let thread = entry.thread, thread.started, !thread.finished else { continue }
-            if let op = thread.next, let reason = blockReason(op, thread) {
+        var index = 0
+        while index < mayBlock.count {
+            guard let thread = mayBlock[index].thread, let op = thread.next, blocks(op) else {
+                // It ran its blocking operation (or ended): no longer a candidate for parking.
+                if let thread = mayBlock[index].thread { simulation.unpark(thread.lane) }
+                mayBlock.remove(at: index)
+                continue
+            }
+            if let reason = blockReason(op, thread) {
                 simulation.park(thread.lane, reason: reason)
             } else {
                 simulation.unpark(thread.lane)
             }
+            index += 1
+        }
+    }
+
+    private func blocks(_ op: BenchOp) -> Bool {
+        switch op {
+        case .lock, .reacquire, .join: true
+        default: false
         }
     }
 
@@ -158,7 +178,7 @@ public final class BenchProgram {
         case .broadcast(let condition): "broadcast \(condition.name)"
         case .spawn(let thread): "spawn \(thread.name)"
         case .join(let thread): "join \(thread.name)"
-        case .loop, .branch, .local: "control"
+        case .loop, .branch, .local, .deferred: "control"
         }
     }
 

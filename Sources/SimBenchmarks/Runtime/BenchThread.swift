@@ -53,6 +53,8 @@ public final class BenchThread {
                 frames.append(Frame(ops: condition() ? then : otherwise, index: 0, loop: nil))
             case .local(let body):
                 body()
+            case .deferred(let make):
+                frames.append(Frame(ops: [make()], index: 0, loop: nil))
             default:
                 return op
             }

@@ -1,12 +1,13 @@
 import SimCore
 
-/// SCTBench `CS.twostage_bad` and `CS.twostage_100_bad` (SV-COMP `twostage_bad.c`): a writer sets
-/// `data1` then, in a second critical section, `data2 = data1 + 1`; readers that see `data1` set
-/// read `data2` and assert it is `data1 + 1`, which fails between the writer's two stages.
+/// SCTBench `CS.twostage_bad` (1 writer, 1 reader) and `CS.twostage_100_bad` (99 writers, 1
+/// reader), from SV-COMP's `twostage_bad.c`: a writer sets `data1` then, in a second critical section,
+/// `data2 = data1 + 1`; a reader that sees `data1` set reads `data2` and asserts it is `data1 + 1`,
+/// which fails between a writer's two stages.
 enum TwostageBad {
-    static func scenario(name: String, readers: Int) -> Scenario {
+    static func scenario(name: String, writers: Int, readers: Int) -> Scenario {
         SCTBench.benchmark(
-            name, origin: "SCTBench CS/twostage_bad.c (1 writer, \(readers) reader\(readers == 1 ? "" : "s"))",
+            name, origin: "SCTBench CS/\(name).c (\(writers) writer(s), \(readers) reader(s))",
             summary: "a two-stage update under two locks; a reader between the stages sees them disagree"
         ) { program in
             let sim = program.simulation
@@ -14,13 +15,17 @@ enum TwostageBad {
             let data2Lock = program.mutex("data2Lock")
             let data1 = sim.shared("data1Value", 0)
             let data2 = sim.shared("data2Value", 0)
-            let writer = program.thread("funcA") {
-                Op.lock(data1Lock)
-                Op.step("write data1Value") { data1.write(1) }
-                Op.unlock(data1Lock)
-                Op.lock(data2Lock)
-                Op.step("write data2Value") { data2.write(data1.read() + 1) }
-                Op.unlock(data2Lock)
+            var writerThreads: [BenchThread] = []
+            for index in 0..<writers {
+                writerThreads.append(
+                    program.thread("funcA.\(index)") {
+                        Op.lock(data1Lock)
+                        Op.step("write data1Value") { data1.write(1) }
+                        Op.unlock(data1Lock)
+                        Op.lock(data2Lock)
+                        Op.step("write data2Value") { data2.write(data1.read() + 1) }
+                        Op.unlock(data2Lock)
+                    })
             }
             var readerThreads: [BenchThread] = []
             for index in 0..<readers {
@@ -45,10 +50,10 @@ enum TwostageBad {
                     })
             }
             program.main {
-                Op.spawn(writer)
-                for reader in readerThreads { .spawn(reader) }
-                Op.join(writer)
-                for reader in readerThreads { .join(reader) }
+                for writer in writerThreads { Op.spawn(writer) }
+                for reader in readerThreads { Op.spawn(reader) }
+                for writer in writerThreads { Op.join(writer) }
+                for reader in readerThreads { Op.join(reader) }
             }
         }
     }

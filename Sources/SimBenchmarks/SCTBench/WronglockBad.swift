@@ -7,7 +7,7 @@ import SimCore
 enum WronglockBad {
     static func scenario(name: String, others: Int) -> Scenario {
         SCTBench.benchmark(
-            name, origin: "SCTBench CS/wronglock_bad.c (1 checker, \(others) incrementers)",
+            name, origin: "SCTBench CS/\(name).c (1 checker, \(others) incrementers)",
             summary: "incrementers use the wrong lock; the checker's read-increment-check is interleaved"
         ) { program in
             let sim = program.simulation
