@@ -137,10 +137,11 @@ public final class BenchProgram {
                 mayBlock.remove(at: index)
                 continue
             }
-            if let reason = blockReason(op, thread) {
-                simulation.park(thread.lane, reason: reason)
-            } else {
+            if canRun(op, thread) {
                 simulation.unpark(thread.lane)
+            } else if !simulation.isParked(thread.lane) {
+                // Described when a deadlock is reported, from the state then.
+                simulation.park(thread.lane) { [op] in self.blockReason(op, thread) ?? "nothing" }
             }
             index += 1
         }
@@ -153,17 +154,30 @@ public final class BenchProgram {
         }
     }
 
+    /// Whether `op` can run now.
+    private func canRun(_ op: BenchOp, _ thread: BenchThread) -> Bool {
+        switch op {
+        case .lock(let mutex): mutex.owner == nil
+        case .reacquire(_, let mutex): thread.signalled && mutex.owner == nil
+        case .join(let other): other.finished
+        default: true
+        }
+    }
+
+    /// What `op` waits for, or nil when it can run now (for the deadlock message).
     private func blockReason(_ op: BenchOp, _ thread: BenchThread) -> String? {
         switch op {
         case .lock(let mutex):
-            mutex.owner.map { "lock \(mutex.name) (held by \($0))" }
+            guard let owner = mutex.owner else { return nil }
+            return "lock \(mutex.name) (held by \(owner))"
         case .reacquire(let condition, let mutex):
-            !thread.signalled
-                ? "wait \(condition.name)" : mutex.owner.map { "lock \(mutex.name) (held by \($0))" }
+            guard thread.signalled else { return "wait \(condition.name)" }
+            guard let owner = mutex.owner else { return nil }
+            return "lock \(mutex.name) (held by \(owner))"
         case .join(let other):
-            other.finished ? nil : "join \(other.name)"
+            return other.finished ? nil : "join \(other.name)"
         default:
-            nil
+            return nil
         }
     }
 

@@ -5,10 +5,18 @@
 extension Simulation {
     /// Parks `lane`: its jobs are not ready until `unpark`. `reason` says what it waits for.
     public func park(_ lane: LaneID, reason: String) {
+        park(lane, describedBy: { reason })
+    }
+
+    /// Parks `lane`, describing what it waits for only if the run ends in a deadlock (a model that
+    /// re-parks many lanes per step need not build the words each time). Re-parking a parked lane
+    /// replaces the description.
+    public func park(_ lane: LaneID, describedBy reason: @escaping () -> String) {
         let index = Int(lane.index)
-        if lanes[index].parkedReason == reason { return }
-        if lanes[index].parkedReason == nil { parkedLaneCount += 1 }
+        let wasParked = lanes[index].parkedReason != nil
         lanes[index].parkedReason = reason
+        if wasParked { return }
+        parkedLaneCount += 1
         // Readiness now depends on more than "has a job": the ready list is rebuilt per step.
         hasRules = true
         readyDirty = true
@@ -32,7 +40,7 @@ extension Simulation {
         var waits: [String] = []
         for index in lanes.indices {
             guard let reason = lanes[index].parkedReason else { continue }
-            waits.append("\(symbols[lanes[index].name]) waits for \(reason)")
+            waits.append("\(symbols[lanes[index].name]) waits for \(reason())")
         }
         return .deadlock("every lane blocked: " + waits.joined(separator: "; "))
     }

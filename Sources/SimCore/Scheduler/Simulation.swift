@@ -248,7 +248,7 @@ struct LaneState {
     @usableFromInline var blockers: [Int32] = []
     @usableFromInline var ordinals = OrdinalCounter()
     /// Why the lane may not run (a lock held by another lane, …), or nil when it may.
-    @usableFromInline var parkedReason: String?
+    @usableFromInline var parkedReason: (() -> String)?
 
     @usableFromInline init(name: Symbol) { self.name = name }
 }
