@@ -9,6 +9,20 @@ public enum BuiltinScenarios {
         AsyncActionStaleVariable.scenario,
         SearchStaleResponse.scenario,
         CounterRace.scenario,
+        ActorReentrancyCache.scenario,
+        SearchDebounceTask.scenario,
+        DoubleTapSubmit.scenario,
         UnrulyCounter.scenario,
+        // Real upstream bugs (issue #16), each citing its issue or PR.
+        PlayerOldViewUpdate.scenario,
+        TCADismissUnstartedEffect.scenario,
+        TCAConcatenatedCancel.scenario,
+        BoardyRemovedBoardCompletion.scenario,
+        BlueprintReentrantUpdateCrash.scenario,
+        // Two systems on one screen.
+        BlueprintTCADroppedEvent.scenario,
+        NativeblocksTCALateSend.scenario,
+        // What the capture routes of Swift concurrency hold (README's capture matrix).
+        CaptureProbe.scenario,
     ]
 }

@@ -6,9 +6,10 @@ import SimTrace
 /// Ctrl-C (stop, report what ran), and a re-run of every finding in a new process before it is
 /// reported (a run that does not replay identically is nondeterministic).
 extension FuzzCommand {
-    /// Runs the campaign: in worker processes, or in process for `dfs` (one tree walk, one thread).
+    /// Runs the campaign: in worker processes, or in process for `dfs` (one tree walk, one thread) and
+    /// for `surw` and `coverage` (one strategy learning from run to run, seeds in order).
     func runCampaign(plan: RunPlan, configuration: Fuzzer.Configuration, console: Console)
-        throws(CommandFailure) -> FuzzSupervisor.Outcome
+        throws(CommandFailure) -> CampaignOutcome
     {
         Interruption.install()
         let progress: @Sendable (Int, Int, Int, Double) -> Void = { runs, failures, distinct, elapsed in
@@ -18,18 +19,16 @@ extension FuzzCommand {
         // dfs walks one tree on one thread, and surw and coverage learn from run to run on one thread;
         // without process isolation (the command tree hosted by
         // another program) the campaign runs on threads in this process, where a trap would end it.
-        if plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns || !ChildProcess.isAvailable {
-            let report = Fuzzer(plan: plan, configuration: configuration).run(progress: progress)
-            return FuzzSupervisor.Outcome(
-                report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
-        }
-        return try FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
-            .run(progress: progress)
+        let executor: any CampaignExecutor =
+            plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns || !ChildProcess.isAvailable
+            ? Fuzzer(plan: plan, configuration: configuration)
+            : FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
+        return try executor.runCampaign(progress: progress)
     }
 
     /// Records a crash in a child (checkpointing every record), seals the trace up to the trap, checks
     /// that it crashes the same way again, and prints it with its replay command.
-    func reportCrash(_ crash: FuzzSupervisor.Crash, number: Int, plan: RunPlan, context: CommandContext)
+    func reportCrash(_ crash: Fuzzer.Crash, number: Int, plan: RunPlan, context: CommandContext)
         throws(CommandFailure)
     {
         let console = context.console
