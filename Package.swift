@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
+        // SCTBench's programs ported to the kernel (`simrun list --group sctbench`), apart from the app scenarios.
+        .target(name: "SimBenchmarks", dependencies: ["SimCore"]),
         // The library behind the command line: campaigns, replay, shrink, explain, recording, child
         // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
         .target(
@@ -45,7 +47,7 @@ let package = Package(
         .target(
             name: "SimRunKit",
             dependencies: [
-                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "CZstd",
+                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,13 +64,18 @@ let package = Package(
             dependencies: ["SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
+            name: "SimBenchmarksTests",
+            dependencies: ["SimBenchmarks", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
             name: "SimEngineTests",
             dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun",
+                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
+                "simrun",
                 "simrun-example",
             ]
         ),

@@ -41,6 +41,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var readyDirty = true
     /// Some lane has a rule (`rule(_:drainsBefore:)`): readiness then depends on other lanes.
     @exclusivity(unchecked) var hasRules = false
+    /// Lanes parked now (see `park(_:reason:)`).
+    @exclusivity(unchecked) var parkedLaneCount = 0
     let fastPick: FastPick
     /// Debug builds: the thread this simulation was created on (every entry point checks it).
     let confinement = ThreadConfinement()
@@ -51,6 +53,10 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var previousLaneIndex: Int32 = -1
     /// The `sched.pick` event of the job running now (default cause of what it records).
     @exclusivity(unchecked) public internal(set) var currentJobEvent: EventID = 0
+    /// The label of the job running now (the site of its shared-cell accesses).
+    @exclusivity(unchecked) var currentJobLabel: Symbol = .empty
+    /// The strategy, when it watches reads-from pairs (see `SharedCell`).
+    let readsFromObserver: (any ReadsFromObserver)?
     @exclusivity(unchecked) var reportedFailure: Verdict?
     @exclusivity(unchecked) var oracles = OracleSet()
     @exclusivity(unchecked) var liveTasks: [Int: String] = [:]
@@ -66,6 +72,9 @@ public final class Simulation: @unchecked Sendable {
     let keyTimer: Symbol
     let keyMessage: Symbol
     let keyTo: Symbol
+    /// The symbols shared cells record with, interned by the first cell (so that runs without cells
+    /// keep their string tables as they were).
+    @exclusivity(unchecked) var sharedSymbols: SharedSymbols?
     let pickKindHash: UInt64
     let ordinalKeyHash: UInt64
     let timerKeyHash: UInt64
@@ -89,6 +98,7 @@ public final class Simulation: @unchecked Sendable {
         keyTimer = symbols.intern("timer")
         keyMessage = symbols.intern("message")
         keyTo = symbols.intern("to")
+        readsFromObserver = strategy as? any ReadsFromObserver
         pickKindHash = symbols.contentHash(kindPick)
         ordinalKeyHash = symbols.contentHash(keyOrdinal)
         timerKeyHash = symbols.contentHash(keyTimer)
@@ -256,6 +266,8 @@ struct LaneState: ~Copyable {
     var queue = JobQueue()
     var blockers: [Int32] = []
     var ordinals = OrdinalCounter()
+    /// Why the lane may not run (a lock held by another lane, …), or nil when it may.
+    var parkedReason: (() -> String)?
 
     init(name: Symbol) { self.name = name }
 }

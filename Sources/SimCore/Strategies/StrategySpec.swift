@@ -2,7 +2,11 @@
 /// `pct:depth=3`, `delay:bound=2`, `dfs:preemptions=2`, `portfolio`.
 public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
-        case fifo, random, pct, delay, dfs, portfolio, replay
+        case fifo, random, pct, delay, dfs, portfolio, replay, pos, surw, coverage
+
+        /// The strategy carries what it learned from one run into the next (`surw`'s event counts,
+        /// `coverage`'s corpus), so a campaign runs it on one thread in seed order.
+        public var learnsAcrossRuns: Bool { self == .surw || self == .coverage }
     }
 
     public var kind: Kind
@@ -75,8 +79,12 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .dfs: DFSStrategy(preemptionBound: parameter ?? 2)
         case .portfolio: PortfolioStrategy(estimatedSteps: estimatedSteps)
         case .replay: ReplayStrategy(tape: tape)
+        case .pos: POSStrategy()
+        case .surw: SURWStrategy()
+        case .coverage: CoverageGuidedStrategy()
         }
     }
 
-    public static let names = "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio"
+    public static let names =
+        "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio, pos, surw, coverage"
 }
