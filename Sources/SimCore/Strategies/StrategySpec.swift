@@ -3,7 +3,11 @@
 public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
     /// The strategies there are, by their command-line names.
     public enum Kind: String, Sendable, CaseIterable {
-        case fifo, random, pct, delay, dfs, portfolio, replay
+        case fifo, random, pct, delay, dfs, portfolio, replay, pos, surw, coverage
+
+        /// The strategy carries what it learned from one run into the next (`surw`'s event counts,
+        /// `coverage`'s corpus), so a campaign runs it on one thread in seed order.
+        public var learnsAcrossRuns: Bool { self == .surw || self == .coverage }
     }
 
     /// Which strategy.
@@ -35,7 +39,7 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .pct: ("depth", 1...1_000)
         case .delay: ("bound", 0...1_000)
         case .dfs: ("preemptions", 0...1_000)
-        case .fifo, .random, .portfolio, .replay: nil
+        case .fifo, .random, .portfolio, .replay, .pos, .surw, .coverage: nil
         }
     }
 
@@ -80,9 +84,13 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .dfs: DFSStrategy(preemptionBound: parameter ?? 2)
         case .portfolio: PortfolioStrategy(estimatedSteps: estimatedSteps)
         case .replay: ReplayStrategy(tape: tape)
+        case .pos: POSStrategy()
+        case .surw: SURWStrategy()
+        case .coverage: CoverageGuidedStrategy()
         }
     }
 
     /// The accepted spellings, for help texts and error messages.
-    public static let names = "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio"
+    public static let names =
+        "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio, pos, surw, coverage"
 }

@@ -21,6 +21,8 @@ struct Benchmark {
     /// The sizes of each measurement; `full` runs in minutes on two cores, `quick` in seconds.
     struct Configuration: Sendable {
         var kernelJobs: Int
+        /// Jobs of the timer-heavy workload (about 1024 timers pending throughout).
+        var timerJobs: Int
         var recordEvents: Int
         var replayEvents: Int
         var corpusSeeds: Int
@@ -37,14 +39,15 @@ struct Benchmark {
 
         static func full(in directory: String) -> Configuration {
             Configuration(
-                kernelJobs: 4_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000, corpusSeeds: 1_000,
+                kernelJobs: 4_000_000, timerJobs: 2_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000,
+                corpusSeeds: 1_000,
                 fuzzSeeds: 200_000, bugCampaigns: 100, bugSeedLimit: 1_000, memoryEventsSmall: 1_000_000,
                 memoryEventsLarge: 100_000_000, repetitions: 3, directory: directory, isQuick: false)
         }
 
         static func quick(in directory: String) -> Configuration {
             Configuration(
-                kernelJobs: 100_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
+                kernelJobs: 100_000, timerJobs: 50_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
                 fuzzSeeds: 2_000, bugCampaigns: 5, bugSeedLimit: 200, memoryEventsSmall: 100_000,
                 memoryEventsLarge: 1_000_000, repetitions: 1, directory: directory, isQuick: true)
         }
@@ -55,7 +58,9 @@ struct Benchmark {
     init(configuration: Configuration) { self.configuration = configuration }
 
     /// The measurements, by the names `--only` accepts.
-    static let groups = ["kernel", "async", "record", "corpus", "replay", "fuzz", "until-bug", "memory"]
+    static let groups = [
+        "kernel", "timers", "async", "record", "corpus", "replay", "fuzz", "until-bug", "memory",
+    ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
     func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
@@ -66,6 +71,7 @@ struct Benchmark {
             progress(group)
             switch group {
             case "kernel": figures.append(kernelFigure())
+            case "timers": figures.append(timerFigure())
             case "async": figures.append(asyncFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()

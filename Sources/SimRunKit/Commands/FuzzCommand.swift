@@ -68,6 +68,7 @@ struct FuzzCommand: CatalogCommand {
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
         console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
+                + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
                 + (shard.map { "  shard \($0)" } ?? "") + prefixNote(plan))
         let outcome = try runCampaign(plan: plan, configuration: config, console: console)
         let report = outcome.report

@@ -72,6 +72,7 @@ extension Verdict {
         case .timeLimit: "time-limit"
         case .pending: "pending"
         case .crashed: "crashed"
+        case .deadlock: "deadlock"
         }
     }
 }
