@@ -35,7 +35,7 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .pct: ("depth", 1...1_000)
         case .delay: ("bound", 0...1_000)
         case .dfs: ("preemptions", 0...1_000)
-        case .fifo, .random, .portfolio, .replay: nil
+        case .fifo, .random, .portfolio, .replay, .pos, .surw, .coverage: nil
         }
     }
 
