@@ -9,7 +9,8 @@ struct FuzzCommand: CatalogCommand {
         discussion: """
             Exit 1 when a failure was found, 0 when none. Without --keep-going the campaign stops at the failure \
             with the lowest seed (the same one whatever --jobs is). --shard K/N runs every N-th seed starting at \
-            the K-th, so N machines together run exactly the seeds one would.
+            the K-th, so N machines together run exactly the seeds one would; --shard auto reads K/N from \
+            SIMRUN_SHARD, a Slurm job array or a Kubernetes Indexed Job (README: "Running a campaign on a cluster").
             """)
 
     @Argument(help: "The scenario to fuzz (see `simrun list`); optional with --from.") var scenario: String?
@@ -20,7 +21,10 @@ struct FuzzCommand: CatalogCommand {
     @Option(help: "Seeds to run, as A..<B (or N for 0..<N).") var seeds: String?
     @Option(help: "Run for this many seconds instead (e.g. 30 or 30s).") var time: String?
     @Option(help: "Worker processes, each running one simulation at a time.") var jobs: Int = 2
-    @Option(help: "Run shard K of N (1-based), e.g. 1/4.") var shard: String?
+    @Option(help: "Run shard K of N (1-based), e.g. 1/4, or 'auto' to read it from SIMRUN_SHARD, Slurm or Kubernetes.")
+    var shard: String?
+    @Option(help: "With --shard auto: the number of shards (required under a Kubernetes Indexed Job).")
+    var shards: Int?
     @Option(help: "Directory for the failing traces.") var out: String = "simrun-failures"
     @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
@@ -37,16 +41,17 @@ struct FuzzCommand: CatalogCommand {
         let found = plan.scenario
         let range = try parseSeeds(seeds)
         let seconds = try parseSeconds(time)
-        let shardSpec = try parseShard(shard)
+        let (shardSpec, shardSource) = try resolveShard()
         let console = context.console
         let config = Fuzzer.Configuration(
-            seeds: range, seconds: seconds, jobs: jobs, shard: shardSpec, keepGoing: keepGoing)
+            seeds: range, seconds: seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count), keepGoing: keepGoing)
         let span =
             seconds.map { "for \(EventText.time(Int64($0 * 1e9)))" }
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
         console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                + (shard.map { "  shard \($0)" } ?? "") + prefixNote(plan))
+                + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
+                + prefixNote(plan))
         let outcome = try runCampaign(plan: plan, configuration: config, console: console)
         let report = outcome.report
         console.endProgress()
@@ -143,12 +148,26 @@ struct FuzzCommand: CatalogCommand {
         return value
     }
 
-    private func parseShard(_ text: String?) throws(CommandFailure) -> (Int, Int) {
-        guard let text else { return (0, 1) }
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
-            throw .usage("--shard must be K/N with 1 <= K <= N (got '\(text)')")
+    /// `--shard K/N`, `--shard auto` (from the environment), or the whole campaign; with the source.
+    private func resolveShard() throws(CommandFailure) -> (Shard, ShardEnvironment.Source?) {
+        do throws(ShardError) {
+            switch shard {
+            case nil:
+                if shards != nil { throw ShardError("--shards is for --shard auto") }
+                return (.whole, nil)
+            case "auto":
+                let (found, source) = try ShardEnvironment.process.resolve(count: shards)
+                return (found, source)
+            case let text?:
+                if shards != nil { throw ShardError("--shards is for --shard auto") }
+                do {
+                    return (try Shard(parsing: text), .option)
+                } catch {
+                    throw ShardError("--shard must be K/N with 1 <= K <= N, or auto (got '\(text)')")
+                }
+            }
+        } catch {
+            throw .usage(error.message)
         }
-        return (k - 1, n)
     }
 }
