@@ -155,7 +155,7 @@ import Testing
             }
         }
         #expect(reason("{\"schema\": ")?.hasPrefix("r.json: not JSON (offset 11") == true)
-        #expect(reason("{\"schema\": \"other/1\"}") == "r.json: schema is not simrun.result/1")
+        #expect(reason("{\"schema\": \"other/1\"}") == "r.json: not a simrun result document (schema simrun.result/1)")
         #expect(reason("{\"schema\": \"simrun.result/1\", \"command\": \"run\"}")?.contains("simrun fuzz") == true)
         let valid = try result(1, of: 2)
         #expect(valid.shard.description == "1/2" && valid.covered.count == 1 && valid.out == "out-1")

@@ -116,6 +116,73 @@ import Testing
     }
 }
 
+/// The recipes' own commands, run as their engine would run them (the variables it sets, a shared
+/// directory), then merged: the Slurm script and the Kubernetes pods' command lines, minus the engine.
+@Suite struct ClusterRecipeRunTests {
+    @Test func slurmArrayScriptRunsEachTaskAsItsShardAndMergeCoversEverySeed() throws {
+        let directory = try makeTemporaryDirectory("sbatch")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = ClusterRecipeTests.package.appendingPathComponent("tools/slurm/fuzz-array.sbatch").path
+        for variant in ["fixed", "buggy"] {
+            for task in 0..<4 {
+                let run = try SimrunProcess.run(
+                    executable: URL(fileURLWithPath: "/bin/bash"),
+                    [script, "lost-input-navigation", "--variant", variant, "--seeds", "0..<200"], in: directory,
+                    environment: [
+                        "SLURM_ARRAY_TASK_ID": "\(task)", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3",
+                        "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_JOB_ID": variant, "SLURM_CPUS_PER_TASK": "1",
+                        "SIMRUN": SimrunProcess.executable.path, "SLURM_SUBMIT_DIR": directory.path,
+                    ])
+                // A bug found is the shard's result, not a failed task.
+                #expect(run.status == 0, "task \(task): \(run.stderr)")
+                #expect(run.stderr.contains("shard \(task + 1)/4 (slurm)"), "\(run.stderr)")
+            }
+            let merged = try SimrunProcess.run(["merge", "simrun-results/\(variant)"], in: directory)
+            #expect(merged.status == (variant == "buggy" ? 1 : 0), "\(merged.stdout)\(merged.stderr)")
+            #expect(merged.stdout.contains("covered: every seed of 0..<"), "\(merged.stdout)")
+        }
+    }
+
+    @Test func kubernetesPodCommandsWithTheirIndexThenTheMergeGiveOneMachinesVerdict() throws {
+        let directory = try makeTemporaryDirectory("indexed-job")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let documents = try BlockYAML.documents(
+            try ClusterRecipeTests().text("deploy/kubernetes/fuzz-indexed-job.yaml"))
+        let fuzz = try #require(documents[1].at("spec.template.spec.containers.0"))
+        let completions = try #require(documents[1].at("spec.completions")?.string.flatMap { Int($0) })
+        let mount = try #require(fuzz.at("volumeMounts.0.mountPath")?.string)
+        let command = (fuzz.at("command")?.items ?? []).compactMap(\.string)
+        #expect(Array(command.prefix(2)) == ["/bin/sh", "-c"])
+        // The pods' shared volume is a directory here, and `simrun` the built executable.
+        let binary = SimrunProcess.executable.path
+        let script = try #require(command.last).replacingOccurrences(of: "simrun fuzz", with: "'\(binary)' fuzz")
+            .replacingOccurrences(of: mount, with: directory.appendingPathComponent("results").path)
+        let environment = (fuzz.at("env")?.items ?? []).reduce(into: [String: String]()) {
+            $0[$1.at("name")?.string ?? ""] = $1.at("value")?.string
+        }
+        for index in 0..<completions {
+            let pod = try SimrunProcess.run(
+                executable: URL(fileURLWithPath: "/bin/sh"), ["-c", script], in: directory,
+                environment: environment.merging(["JOB_COMPLETION_INDEX": "\(index)"]) { $1 })
+            #expect(pod.status == 0, "pod \(index): \(pod.stderr)")
+        }
+        let mergeCommand = (documents[2].at("spec.template.spec.containers.0.command")?.items ?? []).compactMap(
+            \.string)
+        let mergeArguments = mergeCommand.dropFirst().map {
+            $0.replacingOccurrences(of: mount, with: directory.appendingPathComponent("results").path)
+        }
+        let merged = try SimrunProcess.run(Array(mergeArguments), in: directory)
+        // One machine over the same seeds: the fuzz arguments of the pod's script, without the shard.
+        let single = try SimrunProcess.run(
+            ["fuzz", "lost-input-navigation", "--variant", "buggy", "--seeds", "0..<1000000", "--no-show"],
+            in: directory)
+        let verdict = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("FAIL at seed") } }
+        #expect(merged.status == single.status && !verdict(merged.stdout).isEmpty, "\(merged.stdout)\(merged.stderr)")
+        #expect(verdict(merged.stdout) == verdict(single.stdout))
+        #expect(script.contains("--variant buggy --seeds '0..<1000000'"), "keep this test's one-machine run in step")
+    }
+}
+
 extension Process {
     /// Runs an executable to its end and returns its status and standard error.
     static func run(executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {

@@ -71,8 +71,8 @@ public struct ShardResult: Sendable {
             throw ShardResultError(path: path, reason: "not JSON (\(error))")
         }
         let reader = Reader(document: document, path: path)
-        guard try reader.string("schema") == "simrun.result/1" else {
-            throw reader.error("schema is not simrun.result/1")
+        guard document["schema"]?.stringValue == "simrun.result/1" else {
+            throw reader.error("not a simrun result document (schema simrun.result/1)")
         }
         guard try reader.string("command") == "fuzz" else { throw reader.error("not the result of `simrun fuzz`") }
         self.path = path

@@ -29,13 +29,13 @@ extension FuzzCommand {
     /// Records a crash in a child (checkpointing every record), seals the trace up to the trap, checks
     /// that it crashes the same way again, and prints it with its replay command.
     func reportCrash(_ crash: FuzzSupervisor.Crash, number: Int, plan: RunPlan, context: CommandContext)
-        throws(CommandFailure)
+        throws(CommandFailure) -> String
     {
         let console = context.console
         console.out("CRASH at seed \(crash.seed): \(crash.message)")
         try ensureDirectory(out)
         let suffix = number == 0 ? "" : "-\(number + 1)"
-        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-crashed\(suffix).simtrace"
+        let path = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recorded = try IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description
         ).record(seed: crash.seed, to: path)
@@ -52,6 +52,7 @@ extension FuzzCommand {
         try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
+        return path
     }
 
     /// Replays a saved finding once in a new process before it is reported; says so when it differs.

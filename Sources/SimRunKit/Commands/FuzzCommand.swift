@@ -26,6 +26,7 @@ struct FuzzCommand: CatalogCommand {
     @Option(help: "With --shard auto: the number of shards (required under a Kubernetes Indexed Job).")
     var shards: Int?
     @Option(help: "Directory for the failing traces.") var out: String = "simrun-failures"
+    @Option(help: "Write this shard's result (JSON, for `simrun merge`) to this file, atomically.") var result: String?
     @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
     @Flag(help: "Do not print the timeline of the first failure.") var noShow = false
@@ -34,6 +35,7 @@ struct FuzzCommand: CatalogCommand {
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
         if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
         try validateFrom()
+        try validateResult()
     }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
@@ -43,6 +45,7 @@ struct FuzzCommand: CatalogCommand {
         let seconds = try parseSeconds(time)
         let (shardSpec, shardSource) = try resolveShard()
         let console = context.console
+        try prepareResult()
         let config = Fuzzer.Configuration(
             seeds: range, seconds: seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count), keepGoing: keepGoing)
         let span =
@@ -57,6 +60,7 @@ struct FuzzCommand: CatalogCommand {
         console.endProgress()
         var shownTimeline = noShow
         var oracleCounts: [String: Int] = [:]
+        var traces: [UInt64: String] = [:]  // seed → saved trace, for the result document
         for finding in report.findings {
             // Distinct failures of one oracle (other message shapes) get -2, -3, … so none overwrites another.
             let seen = (oracleCounts[finding.signature.oracle] ?? 0) + 1
@@ -64,28 +68,34 @@ struct FuzzCommand: CatalogCommand {
             if outcome.nondeterministic.contains(finding.seed) {
                 console.out("NONDETERMINISTIC: seed \(finding.seed) ran differently in this process than in its worker")
             }
-            try reportFinding(
+            traces[finding.seed] = try reportFinding(
                 finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted,
                 suffix: seen == 1 ? "" : "-\(seen)")
             shownTimeline = true
         }
         for (number, crash) in outcome.crashes.enumerated() {
-            try reportCrash(crash, number: number, plan: plan, context: context)
+            traces[crash.seed] = try reportCrash(crash, number: number, plan: plan, context: context)
         }
         summarize(report, crashes: outcome.crashes.count, console: console)
         if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
         let anyFound = !report.findings.isEmpty || !outcome.crashes.isEmpty
-        return anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
+        let status = anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
+        try writeResult(
+            outcome, plan: plan, range: range, shard: shardSpec, source: shardSource, traces: traces, status: status,
+            console: console)
+        return status
     }
 
     private func reportFinding(
         _ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool, shrink: Bool,
         suffix: String
-    ) throws(CommandFailure) {
+    ) throws(CommandFailure) -> String {
         let console = context.console
         console.out("FAIL at seed \(finding.seed): \(finding.verdict)")
         try ensureDirectory(out)
-        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle))\(suffix).simtrace"
+        let path =
+            "\(out)/"
+            + findingFileName(plan.scenario.name, plan.variant, oracle: finding.signature.oracle, suffix: suffix)
         // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
         let found = try Recorder.record(
             plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: path,
@@ -111,6 +121,7 @@ struct FuzzCommand: CatalogCommand {
         if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
             console.out("  fixed:  \(context.programName) replay \(shellQuoted(path)) --variant fixed")
         }
+        return path
     }
 
     private func summarize(_ report: Fuzzer.Report, crashes: Int, console: Console) {
@@ -122,11 +133,6 @@ struct FuzzCommand: CatalogCommand {
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
         }
-    }
-
-    private func slug(_ text: String) -> String {
-        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        return String(mapped).split(separator: "-").joined(separator: "-")
     }
 
     private func parseSeeds(_ text: String?) throws(CommandFailure) -> Range<UInt64> {

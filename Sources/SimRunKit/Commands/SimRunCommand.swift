@@ -11,7 +11,7 @@ struct SimRunCommand: ParsableCommand {
             Exit codes: 0 ok, 1 bug found or replay diverged, 64 usage, 65 bad trace, 66 missing input, 130 interrupted.
             """,
         subcommands: [
-            ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
+            ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self, ShrinkCommand.self,
             ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
             WorkerChildCommand.self, BenchRecordCommand.self,
         ]
