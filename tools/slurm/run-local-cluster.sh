@@ -160,7 +160,10 @@ check_variant() {
   done
   end=$(date +%s.%N)
   job=""
-  for log in "$work/logs/$variant"-*.log; do sed "s|^|  $(basename "$log" .log): |" "$log" >&2; done
+  # Each task's verdict and summary (not its progress lines or timeline).
+  for log in "$work/logs/$variant"-*.log; do
+    grep -E '^(fuzz |FAIL|CRASH|summary|interrupted|simrun:)' "$log" | sed "s|^|  $(basename "$log" .log): |" >&2 || true
+  done
 
   local merged=0 single=0
   "$simrun" merge "$results" --out "$work/merged-$variant" >"$work/merge-$variant.txt" 2>&1 || merged=$?
@@ -172,11 +175,13 @@ check_variant() {
     die "$variant: merged verdict '$(verdict "$work/merge-$variant.txt")' differs from one machine's '$(verdict "$work/single-$variant.txt")'"
   say "$variant: merged verdict = one machine's: exit $merged, $(verdict "$work/merge-$variant.txt")"
 
-  # shards x schedules/s: every shard's schedules over the array's wall time (submit to last task end).
-  local schedules
+  # shards x schedules/s: every shard's schedules over the array's wall time (submit to last task
+  # end), beside one machine's rate with --jobs CPUS over the same seeds.
+  local schedules one
   schedules=$(grep -ho '"schedules" *: *[0-9]*' "$results"/shard-*.json | grep -o '[0-9]*$' | awk '{ s += $1 } END { print s + 0 }')
-  report+=("$(awk -v v="$variant" -v t="$tasks" -v c="$cpus" -v n="$schedules" -v s="$start" -v e="$end" \
-    'BEGIN { printf "%s: %d shards on %d CPUs: %d schedules in %.2f s wall (submit to last task end): %.0f schedules/s", v, t, c, n, e - s, n / (e - s) }')")
+  one=$(grep -o '^summary: .*' "$work/single-$variant.txt" | grep -o '([0-9]*/s)' | tr -d '(/s)')
+  report+=("$(awk -v v="$variant" -v t="$tasks" -v c="$cpus" -v n="$schedules" -v s="$start" -v e="$end" -v one="${one:-0}" \
+    'BEGIN { printf "%s: %d shards on %d CPUs: %d schedules in %.2f s wall (submit to last task end): %.0f schedules/s; one machine, --jobs %d: %d schedules/s", v, t, c, n, e - s, n / (e - s), c, one }')")
 }
 
 check_variant buggy

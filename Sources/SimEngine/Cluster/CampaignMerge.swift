@@ -67,6 +67,7 @@ public struct CampaignMerge: Sendable {
                 [
                     ("scenario", result.scenario, base.scenario), ("variant", result.variant, base.variant),
                     ("strategy", result.strategy, base.strategy),
+                    ("--from trace", result.from ?? "none", base.from ?? "none"),
                     ("keep-going", String(result.keepGoing), String(base.keepGoing)),
                 ].first { $0.1 != $0.2 }
             if let (what, theirs, ours) = mismatch {

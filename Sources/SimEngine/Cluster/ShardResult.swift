@@ -21,9 +21,14 @@ public struct ShardResult: Sendable {
 
     /// The file it was read from.
     public var path: String
+    /// The scenario it ran.
     public var scenario: String
+    /// The variant it ran.
     public var variant: String
+    /// The strategy, as `fuzz` prints it (`pct:depth=3`).
     public var strategy: String
+    /// The trace whose schedule every run started from (`fuzz --from`), or nil.
+    public var from: String?
     /// The campaign's seed range (every shard of one campaign has the same).
     public var seeds: Range<UInt64>
     /// Which shard this is.
@@ -34,10 +39,13 @@ public struct ShardResult: Sendable {
     public var interrupted: Bool
     /// The seeds the shard ran, every one of them.
     public var covered: [SeedProgression]
+    /// Schedules run.
     public var schedules: Int
     /// Failing runs (every one, not only distinct ones).
     public var failures: Int
+    /// Wall-clock seconds the shard's campaign ran.
     public var seconds: Double
+    /// Its distinct failures, lowest seed first.
     public var findings: [Finding]
     /// Each `sometimes` goal and how many runs reached it, in declaration order.
     public var sometimes: [(goal: String, runs: Int)]
@@ -79,6 +87,7 @@ public struct ShardResult: Sendable {
         scenario = try reader.string("scenario")
         variant = try reader.string("variant")
         strategy = try reader.string("strategy")
+        from = document["from"]?.stringValue
         guard let range = document["seeds"], let low = range["from"]?.unsignedValue,
             let high = range["to"]?.unsignedValue, low < high
         else { throw reader.error("no seed range (a shard result needs --seeds, not --time)") }
