@@ -106,3 +106,18 @@ public struct FindingsTable<Evidence: Sendable>: Sendable {
 }
 
 extension FindingsTable.Entry: Equatable where Evidence: Equatable {}
+
+extension FindingsTable.Entry: Codable where Evidence: Codable {}
+
+/// A table is stored as its entries, lowest seed first: a shard's result file holds one, and
+/// `merge` of the decoded tables gives the table of the whole campaign.
+extension FindingsTable: Codable where Evidence: Codable {
+    /// Decodes the entries and adds them one by one (a file that repeats a signature merges it).
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        for entry in try [Entry](from: decoder) { add(entry) }
+    }
+
+    /// Encodes the entries, lowest seed first.
+    public func encode(to encoder: any Encoder) throws { try entries.encode(to: encoder) }
+}

@@ -1,16 +1,11 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
-#endif
-
-// The C functions, under names that `AtomicFile.write` and `.read` do not shadow.
-#if canImport(Glibc)
-    private let systemWrite = Glibc.write
-    private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-    private let systemWrite = Darwin.write
-    private let systemRead = Darwin.read
 #endif
 
 /// Whole small files (result documents, copied traces) written under a temporary name and renamed
@@ -21,30 +16,23 @@ package enum AtomicFile {
     /// rename is atomic).
     package static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
         let temporary = "\(path).tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw failure("cannot create", temporary) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let error = failure("cannot write", temporary)
-                close(descriptor)
-                unlink(temporary)
-                throw error
+        do {
+            let descriptor = try FileDescriptor.open(
+                FilePath(temporary), .writeOnly, options: [.create, .truncate],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try descriptor.closeAfter {
+                _ = try descriptor.writeAll(bytes)
+                // On a shared volume the rename must not land before the data does.
+                guard fsync(descriptor.rawValue) == 0 || errno == EINVAL else { throw Errno(rawValue: errno) }
             }
-            written += count
-        }
-        // On a shared volume the rename must not land before the data does.
-        guard fsync(descriptor) == 0 || errno == EINVAL, close(descriptor) == 0 else {
-            let error = failure("cannot write", temporary)
+        } catch {
             unlink(temporary)
-            throw error
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(temporary): \(error)")
         }
         guard rename(temporary, path) == 0 else {
-            let error = failure("cannot rename to \(path):", temporary)
+            let reason = Errno(rawValue: errno)
             unlink(temporary)
-            throw error
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot rename \(temporary) to \(path): \(reason)")
         }
     }
 
@@ -58,20 +46,22 @@ package enum AtomicFile {
     /// The whole file at `path`: exit 66 when it does not exist, 65 when it is larger than `limit`
     /// bytes or cannot be read.
     package static func read(_ path: String, limit: Int) throws(CommandFailure) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw CommandFailure(
-                errno == ENOENT ? ExitStatus.missingInput : ExitStatus.badTrace,
-                "\(path): \(String(cString: strerror(errno)))")
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
+        } catch {
+            let missing = (error as? Errno) == .noSuchFileOrDirectory
+            throw CommandFailure(missing ? ExitStatus.missingInput : ExitStatus.badTrace, "\(path): \(error)")
         }
-        defer { close(descriptor) }
+        defer { try? descriptor.close() }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw CommandFailure(ExitStatus.badTrace, "\(path): \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+            } catch {
+                throw CommandFailure(ExitStatus.badTrace, "\(path): \(error)")
             }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
@@ -99,9 +89,5 @@ package enum AtomicFile {
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()
-    }
-
-    private static func failure(_ what: String, _ path: String) -> CommandFailure {
-        CommandFailure(ExitStatus.cannotWrite, "\(what) \(path): \(String(cString: strerror(errno)))")
     }
 }

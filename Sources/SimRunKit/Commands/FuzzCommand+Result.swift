@@ -26,7 +26,7 @@ extension FuzzCommand {
     /// Writes the result document when `--result` was given. The findings' traces are already
     /// saved; a result that cannot be written is an error, but never hides a bug found (exit 1).
     func writeResult(
-        _ outcome: FuzzSupervisor.Outcome, plan: RunPlan, range: Range<UInt64>, shard: Shard,
+        _ outcome: CampaignOutcome, plan: RunPlan, range: Range<UInt64>, shard: Shard,
         source: ShardEnvironment.Source?, traces: [UInt64: String], status: Int32, console: Console
     ) throws(CommandFailure) {
         guard let result else { return }

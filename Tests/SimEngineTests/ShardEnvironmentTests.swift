@@ -1,5 +1,4 @@
 import SimEngine
-import SimTestSupport
 import Testing
 
 /// `--shard auto` reads the shard a batch engine assigned: SIMRUN_SHARD, Slurm job arrays,
@@ -91,20 +90,5 @@ import Testing
         for name in ["SIMRUN_SHARD", "SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] { #expect(text.contains(name)) }
         // Empty variables count as unset.
         #expect(message(["SIMRUN_SHARD": "", "JOB_COMPLETION_INDEX": ""]) == text)
-    }
-
-    @Test func fuzzShardAutoIsAUsageErrorWithoutAnEngineAndRunsTheShardWithOne() throws {
-        let bare = try SimrunProcess.run(
-            ["fuzz", "counter-race", "--seeds", "0..<8", "--shard", "auto"], environment: [:])
-        #expect(bare.status == 64, "\(bare.stderr)")
-        #expect(bare.stderr.contains("--shard auto found no shard"))
-        let slurm = try SimrunProcess.run(
-            ["fuzz", "counter-race", "--variant", "fixed", "--seeds", "0..<8", "--shard", "auto", "--jobs", "1"],
-            environment: ["SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_MAX": "7"])
-        #expect(slurm.status == 0, "\(slurm.stderr)")
-        #expect(slurm.stderr.contains("shard 2/4 (slurm)"), "\(slurm.stderr)")
-        #expect(slurm.stdout.contains("summary: 2 schedules"), "\(slurm.stdout)")
-        let stray = try SimrunProcess.run(["fuzz", "counter-race", "--shards", "4"], environment: [:])
-        #expect(stray.status == 64 && stray.stderr.contains("--shards is for --shard auto"), "\(stray.stderr)")
     }
 }
