@@ -71,7 +71,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TraceRegressionTests",
-            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport"]
+            // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
+            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],
     swiftLanguageModes: [.v6]
