@@ -120,55 +120,55 @@ private struct JSONParser {
     }
 
     mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
-        position += 1
         var members: [JSONValue.Member] = []
-        skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
-        while true {
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
-            let key = try string()
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
-            position += 1
-            skipSpace()
-            members.append(.init(key, try value(depth: depth + 1)))
-            skipSpace()
-            guard position < bytes.count else { throw error("unterminated object") }
-            if bytes[position] == UInt8(ascii: ",") {
-                position += 1
-            } else if bytes[position] == UInt8(ascii: "}") {
-                position += 1
-                return .object(members)
-            } else {
-                throw error("expected ',' or '}'")
+        try elements(closedBy: "}", of: "object") { (parser: inout JSONParser) throws(JSONParseError) in
+            guard parser.position < parser.bytes.count, parser.bytes[parser.position] == UInt8(ascii: "\"") else {
+                throw parser.error("expected a key")
             }
+            let key = try parser.string()
+            parser.skipSpace()
+            guard parser.position < parser.bytes.count, parser.bytes[parser.position] == UInt8(ascii: ":") else {
+                throw parser.error("expected ':'")
+            }
+            parser.position += 1
+            parser.skipSpace()
+            members.append(.init(key, try parser.value(depth: depth + 1)))
         }
+        return .object(members)
     }
 
     mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
-        position += 1
         var values: [JSONValue] = []
+        try elements(closedBy: "]", of: "array") { (parser: inout JSONParser) throws(JSONParseError) in
+            values.append(try parser.value(depth: depth + 1))
+        }
+        return .array(values)
+    }
+
+    /// The comma-separated elements of an object or array, from its opening bracket to `close`.
+    mutating func elements(
+        closedBy close: Unicode.Scalar, of kind: String,
+        _ element: (inout JSONParser) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        let closing = UInt8(ascii: close)
+        position += 1
         skipSpace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+        if position < bytes.count, bytes[position] == closing {
             position += 1
-            return .array(values)
+            return
         }
         while true {
             skipSpace()
-            values.append(try value(depth: depth + 1))
+            try element(&self)
             skipSpace()
-            guard position < bytes.count else { throw error("unterminated array") }
+            guard position < bytes.count else { throw error("unterminated \(kind)") }
             if bytes[position] == UInt8(ascii: ",") {
                 position += 1
-            } else if bytes[position] == UInt8(ascii: "]") {
+            } else if bytes[position] == closing {
                 position += 1
-                return .array(values)
+                return
             } else {
-                throw error("expected ',' or ']'")
+                throw error("expected ',' or '\(close)'")
             }
         }
     }
