@@ -66,7 +66,8 @@ let package = Package(
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
+                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun",
+                "simrun-example",
             ]
         ),
         .testTarget(
