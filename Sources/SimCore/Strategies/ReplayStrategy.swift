@@ -56,11 +56,11 @@ public final class ReplayStrategy: Strategy {
 
     public func pick(_ ready: ReadySet) -> Int {
         guard let wanted = nextWanted() else {
-            note("tape ended at decision \(position); following fifo from here")
+            note("the tape ended after decision \(position); following fifo from here")
             position += 1
             return ready.fifoIndex
         }
-        let number = position
+        let number = position + 1  // 1-based, as `show` and `explain` number decisions
         position += 1
         guard wanted.kind == .pick else {
             note("decision \(number): the tape has a \(wanted.kind.name) here, the run asks for a pick")
@@ -96,11 +96,11 @@ public final class ReplayStrategy: Strategy {
 
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         guard let wanted = nextWanted() else {
-            note("tape ended at decision \(position); taking defaults from here")
+            note("the tape ended after decision \(position); taking defaults from here")
             position += 1
             return 0
         }
-        let number = position
+        let number = position + 1  // 1-based, as `show` and `explain` number decisions
         position += 1
         guard wanted.kind == kind, Int(wanted.chosen) < count else {
             note(

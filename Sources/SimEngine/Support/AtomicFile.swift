@@ -71,12 +71,6 @@ package enum AtomicFile {
         }
     }
 
-    /// True when `path` is a directory.
-    package static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-    }
-
     /// The names in a directory (not `.` and `..`), sorted; nil when it cannot be read.
     package static func names(in directory: String) -> [String]? {
         guard let stream = opendir(directory) else { return nil }

@@ -138,7 +138,7 @@ struct MergeCommand: CatalogCommand {
     /// The result files an argument names: the file itself, or the *.json files in a directory and
     /// its subdirectories (up to `maxDepth` levels), in path order.
     static func resultFiles(_ argument: String, depth: Int = 0) throws(CommandFailure) -> [String] {
-        guard AtomicFile.isDirectory(argument) else {
+        guard isDirectory(argument) else {
             guard depth == 0 || argument.hasSuffix(".json") else { return [] }
             guard fileExists(argument) else {
                 throw CommandFailure(ExitStatus.missingInput, "\(argument): no such file")
