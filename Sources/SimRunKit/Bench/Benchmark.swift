@@ -76,7 +76,7 @@ struct Benchmark {
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
             case "replay": figures += try replayAndDecodeFigures()
-            case "fuzz": figures.append(try fuzzFigure())
+            case "fuzz": figures += try fuzzFigures()
             case "until-bug": figures += untilBugFigures()
             default: figures.append(try memoryFigure())
             }

@@ -35,7 +35,7 @@ extension FuzzCommand {
         let console = context.console
         console.out("CRASH at seed \(crash.seed): \(crash.message)")
         let suffix = number == 0 ? "" : "-\(number + 1)"
-        let wanted = "\(out)/\(plan.scenario.name)-\(plan.variant)-crashed\(suffix).simtrace"
+        let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description)
         let (recorded, path) = try FindingStore(console: console).save(to: wanted) {

@@ -71,8 +71,8 @@ extension Verdict {
         case .stepLimit: "step-limit"
         case .timeLimit: "time-limit"
         case .pending: "pending"
-        case .crashed: "crashed"
         case .deadlock: "deadlock"
+        case .crashed: "crashed"
         }
     }
 }
