@@ -20,6 +20,8 @@ import Testing
         (["fuzz", "counter-race", "--shard", "5/4"], "--shard <K/N|auto>'"),
         (["fuzz", "counter-race", "--strategy", "pct:depth=0"], "pct:depth must be a whole number from 1 to 1000"),
         (["fuzz", "counter-race", "--strategy", "random:foo=1"], "random takes no parameters"),
+        (["fuzz", "counter-race", "--strategy", "surw", "--shard", "1/2"], "--shard does not apply to surw"),
+        (["fuzz", "counter-race", "--strategy", "coverage", "--result", "r.json"], "--result does not apply to coverage"),
         (["fuzz", "counter-race", "--strategy", "pct:bound=2"], "pct takes only depth=N"),
         (["fuzz", "counter-race", "--strategy", "delay:bound=x"], "delay:bound must be a whole number"),
         (["run", "counter-race", "--strategy", "replay"], "replay follows a recorded trace"),
