@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SimEngine", targets: ["SimEngine"]),
         .library(name: "SimCore", targets: ["SimCore"]),
         .library(name: "SimModels", targets: ["SimModels"]),
+        .library(name: "SimTesting", targets: ["SimTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -20,6 +21,8 @@ let package = Package(
         // through swift-system.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation --target SimCore` (and SimTesting): the DocC catalogs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -51,6 +54,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Swift Testing integration: explore a scenario from a @Test, replay a Traces/ corpus.
+        .target(name: "SimTesting", dependencies: ["SimCore", "SimTrace", "SimEngine"]),
         .executableTarget(name: "simrun", dependencies: ["SimRunKit"]),
         // A user's own executable over their own scenario, through the same command tree (README).
         .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
@@ -79,10 +84,17 @@ let package = Package(
                 "simrun-example",
             ]
         ),
+        // A user's package from the outside: public products only (and the temporary-file helper).
+        .testTarget(
+            name: "UserPackageTests", dependencies: ["SimTesting", "SimModels", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
+            name: "SimTestingTests", dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport"]
+        ),
         .testTarget(
             name: "TraceRegressionTests",
             // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
-            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
+            dependencies: ["SimTesting", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -70,4 +70,5 @@ final class SubmittedOrder {
     var promo: String?
 }
 
+// AutosaveDraft.swift, beside this file, is the async example (see "Your own async code" below).
 SimRun.main(scenarios: [CheckoutPromoCode.scenario, AutosaveDraft.scenario])

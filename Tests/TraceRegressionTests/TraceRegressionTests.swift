@@ -1,84 +1,61 @@
 import Foundation
 import SimCore
-import SimEngine
-import SimRunKit
 import SimScenarios
 import SimTestSupport
-import SimTrace
+import SimTesting
 import Testing
 
-/// The committed corpus: every `Traces/*.simtrace`, replayed on every test run.
-enum TraceCorpus {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Traces")
-
-    static var files: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".simtrace") }.sorted()
-    }
-
-    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-
-    static let catalog = ScenarioCatalog(BuiltinScenarios.all)
-}
+/// The committed corpus, every `Traces/*.simtrace`, replayed on every test run through `SimTesting`
+/// as a user's package would replay its own.
+let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all)
 
 @Suite struct TraceRegressionTests {
-    /// Swift Testing reports a parameterised test with no arguments as skipped, so an empty corpus
-    /// must fail here instead.
     @Test func theCorpusHoldsATraceForEveryBuggyScenario() throws {
-        let files = TraceCorpus.files
-        #expect(!files.isEmpty, "Traces/ holds no .simtrace")
-        var covered = Set<String>()
-        for name in files {
-            let input = try TraceInput(path: TraceCorpus.path(name))
-            covered.insert(input.header.scenario)
-        }
+        let recorded = builtinCorpus.recordedScenarios()
+        #expect(!recorded.isEmpty, "Traces/ holds no readable .simtrace")
+        let covered = Set(recorded.values)
         for scenario in BuiltinScenarios.all where scenario.hasVariant("buggy") {
             #expect(covered.contains(scenario.name), "no committed trace for \(scenario.name)")
         }
-        let readme = try String(contentsOf: TraceCorpus.directory.appendingPathComponent("README.md"), encoding: .utf8)
-        for name in files { #expect(readme.contains(name), "Traces/README.md has no line for \(name)") }
+        let readme = try #require(readText(builtinCorpus.directory + "/README.md"))
+        for name in recorded.keys.sorted() {
+            #expect(readme.contains(name), "Traces/README.md has no line for \(name)")
+        }
     }
 
-    @Test(arguments: TraceCorpus.files)
-    func replaysWithoutDivergenceAndWithItsRecordedVerdict(_ name: String) throws {
-        let input = try TraceInput(path: TraceCorpus.path(name))
-        let footer = try #require(input.footer, "\(name) is truncated")
-        if case .crashed = footer.verdict {
+    @Test(arguments: builtinCorpus.traces)
+    func replaysWithoutDivergenceAndWithItsRecordedVerdict(_ trace: CorpusTrace) throws {
+        if trace.recordsCrash {
             // Following this schedule traps again: in-process it would kill the test runner, so it is
             // replayed as users replay it, by `simrun replay` in a child process.
-            let run = try SimrunProcess.run(["replay", TraceCorpus.path(name)])
-            #expect(run.status == 0, "\(name): \(run.stdout)\(run.stderr)")
-            #expect(run.stdout.contains(": identical — crashed at event"), "\(name): \(run.stdout)")
+            let run = try SimrunProcess.run(["replay", trace.path])
+            #expect(run.status == 0, "\(trace.name): \(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains(": identical — crashed at event"), "\(trace.name): \(run.stdout)")
             return
         }
-        let plan = try input.plan(in: TraceCorpus.catalog)
-        #expect(footer.verdict.isFailure, "a committed trace records a bug")
-        if plan.scenario.concurrency == .executorFactory {
+        if builtinCorpus.scenario(of: trace)?.concurrency == .executorFactory {
             // @MainActor code is captured only where simrun owns main: replay in a simrun process.
-            let replay = try SimrunProcess.run(["replay", TraceCorpus.path(name)])
+            let replay = try SimrunProcess.run(["replay", trace.path])
             #expect(
-                replay.status == 0 && replay.stdout.contains("identical"), "\(name): \(replay.stdout)\(replay.stderr)")
+                replay.status == 0 && replay.stdout.contains("identical"),
+                "\(trace.name): \(replay.stdout)\(replay.stderr)")
             return
         }
-        let outcome = try TraceReplayer(input: input, plan: plan).replayComparing()
-        #expect(outcome.divergence == nil, "\(name): \(outcome.divergence?.joined(separator: "\n") ?? "")")
-        #expect(outcome.notes.isEmpty, "\(name): \(outcome.notes)")
-        #expect(outcome.result.verdict == footer.verdict)
-        #expect(outcome.result.digest == footer.digest)
+        builtinCorpus.replay(trace)
     }
 
-    @Test(arguments: TraceCorpus.files)
-    func theFixedVariantPassesOnTheSameSchedule(_ name: String) throws {
-        let input = try TraceInput(path: TraceCorpus.path(name))
-        let plan = try input.plan(in: TraceCorpus.catalog, variant: "fixed")
-        if plan.scenario.concurrency == .executorFactory {
-            let replay = try SimrunProcess.run(["replay", TraceCorpus.path(name), "--variant", "fixed"])
-            #expect(replay.status == 0, "\(name) on fixed: \(replay.stdout)\(replay.stderr)")
+    @Test(arguments: builtinCorpus.traces)
+    func theFixedVariantPassesOnTheSameSchedule(_ trace: CorpusTrace) throws {
+        if builtinCorpus.scenario(of: trace)?.concurrency == .executorFactory {
+            let replay = try SimrunProcess.run(["replay", trace.path, "--variant", "fixed"])
+            #expect(replay.status == 0, "\(trace.name) on fixed: \(replay.stdout)\(replay.stderr)")
             return
         }
-        let outcome = TraceReplayer(input: input, plan: plan).replayForVerdict()
-        #expect(outcome.result.verdict == .pass, "\(name) on fixed: \(outcome.result.verdict)")
+        builtinCorpus.replayOnFixed(trace)
     }
+}
+
+/// The file's text, or nil when it cannot be read.
+private func readText(_ path: String) -> String? {
+    try? String(contentsOfFile: path, encoding: .utf8)
 }

@@ -1,19 +1,25 @@
 /// An instant on the virtual clock: nanoseconds since the start of the run.
 public struct SimInstant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+    /// Virtual nanoseconds since the start of the run.
     public var nanoseconds: Int64
 
+    /// The instant `nanoseconds` after the start of the run.
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
+    /// The instant `duration` later (clamped to the representable range).
     public func advanced(by duration: Duration) -> SimInstant {
         SimInstant(nanoseconds: nanoseconds &+ duration.nanosecondsClamped)
     }
 
+    /// The virtual time from this instant to `other`.
     public func duration(to other: SimInstant) -> Duration {
         .nanoseconds(other.nanoseconds &- nanoseconds)
     }
 
+    /// Earlier instants order first.
     public static func < (lhs: SimInstant, rhs: SimInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
+    /// `t=` and the duration since the start, e.g. `t=0.3 seconds`.
     public var description: String { "t=\(Duration.nanoseconds(nanoseconds))" }
 }
 
@@ -22,16 +28,21 @@ public struct SimInstant: InstantProtocol, Hashable, Sendable, CustomStringConve
 ///
 /// Use it only from code running inside its simulation (see `Simulation`'s threading rule).
 public struct SimClock: Clock, Sendable {
+    /// Instants are virtual: nanoseconds since the start of the run.
     public typealias Instant = SimInstant
+    /// Durations are Swift's own.
     public typealias Duration = Swift.Duration
 
     let simulation: Simulation
 
     init(simulation: Simulation) { self.simulation = simulation }
 
+    /// The simulation's current virtual time.
     public var now: SimInstant { SimInstant(nanoseconds: simulation.now) }
+    /// One nanosecond: virtual time has no coarser grain.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
+    /// Suspends the calling task until the virtual clock reaches `deadline` (a timer on its lane).
     public func sleep(until deadline: SimInstant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let sleeper = Sleeper(simulation: simulation)

@@ -6,6 +6,7 @@
 /// preference. `@MainActor` code does not: models use a simulated `main` lane instead.
 public final class SimTaskExecutor: TaskExecutor, @unchecked Sendable {
     unowned let simulation: Simulation
+    /// The lane its jobs run on.
     public let lane: LaneID
     let label: Symbol
 
@@ -15,6 +16,7 @@ public final class SimTaskExecutor: TaskExecutor, @unchecked Sendable {
         self.label = label
     }
 
+    /// Posts `job` to the lane as a simulation job, to run when the strategy picks it.
     public func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
         let executor = asUnownedTaskExecutor()

@@ -9,6 +9,7 @@ public enum DecisionKind: UInt8, Sendable, CaseIterable {
     /// One step of a permutation of a "no particular order" set.
     case permute = 4
 
+    /// The kind as `show` and notes print it: `pick`, `choose`, `buggify` or `permute`.
     public var name: String {
         switch self {
         case .pick: "pick"
@@ -24,9 +25,11 @@ public enum DecisionKind: UInt8, Sendable, CaseIterable {
 /// Picks record the job taken by identity (lane, label, ordinal) as well as by index, so a schedule
 /// still replays when unrelated jobs are added or removed.
 public struct Decision: Hashable, Sendable {
+    /// A pick among jobs, or which kind of data choice.
     public var kind: DecisionKind
     /// The index chosen among `count` options.
     public var chosen: UInt32
+    /// How many options there were.
     public var count: UInt32
     /// What `fifo` would have chosen here (marked in `show`, the shrinker's target).
     public var fallback: UInt32
@@ -39,6 +42,7 @@ public struct Decision: Hashable, Sendable {
     /// The last event recorded before this decision (0 when none).
     public var afterEvent: EventID
 
+    /// A decision as recorded; a pick also names the job taken (`lane`, `label`, `ordinal`).
     public init(
         kind: DecisionKind, chosen: UInt32, count: UInt32, fallback: UInt32,
         lane: Symbol = .empty, label: Symbol = .empty, ordinal: UInt32 = 0, afterEvent: EventID = 0
@@ -60,17 +64,22 @@ public struct Decision: Hashable, Sendable {
 /// A recorded schedule: decisions plus the strings their symbols name, so it can drive another run
 /// (whose symbol numbering may differ).
 public struct Tape: Sendable, Hashable {
+    /// The decisions, in the order the run made them.
     public var decisions: [Decision]
+    /// The text of every symbol the decisions use, by number (0 is the empty string).
     public var symbols: [String]
 
+    /// A schedule of `decisions` whose symbols name `symbols`.
     public init(decisions: [Decision] = [], symbols: [String] = [""]) {
         self.decisions = decisions
         self.symbols = symbols
     }
 
+    /// The text of `symbol` in this tape, or empty when it has none.
     public func text(_ symbol: Symbol) -> String {
         Int(symbol.raw) < symbols.count ? symbols[Int(symbol.raw)] : ""
     }
 
+    /// The number of decisions.
     public var count: Int { decisions.count }
 }

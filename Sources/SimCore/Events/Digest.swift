@@ -5,11 +5,15 @@
 /// of the state), which costs a few instructions per word instead of FNV's eight rounds per word.
 public struct Digest: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline var storedValue: UInt64 = 0xCBF2_9CE4_8422_2325
+    /// The hash so far.
     public var value: UInt64 { storedValue }
 
+    /// The digest of no events (the FNV offset basis).
     public init() {}
+    /// A digest read back from a trace footer.
     public init(value: UInt64) { storedValue = value }
 
+    /// Mixes one 64-bit word into the hash.
     @inlinable
     public mutating func mix(_ word: UInt64) {
         var v = (storedValue ^ word) &* 0x9E37_79B9_7F4A_7C15
@@ -17,6 +21,7 @@ public struct Digest: Hashable, Sendable, CustomStringConvertible {
         storedValue = v
     }
 
+    /// The FNV-1a hash of the text's UTF-8 bytes (a symbol's contribution to a digest).
     public static func hash(text: String) -> UInt64 {
         var d = Digest()
         for byte in text.utf8 {
@@ -51,6 +56,7 @@ public struct Digest: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The hash as 16 hex digits.
     public var description: String {
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: max(0, 16 - hex.count)) + hex

@@ -1,13 +1,16 @@
 /// An interned string: kinds, subjects, lane names, labels and field keys are stored once per
 /// simulation (and once per trace) and referred to by number.
 public struct Symbol: Hashable, Comparable, Sendable {
+    /// Its number in the symbol table.
     public var raw: UInt32
 
+    /// The symbol numbered `raw`.
     @inlinable public init(raw: UInt32) { self.raw = raw }
 
     /// The empty string, always symbol 0.
     public static let empty = Symbol(raw: 0)
 
+    /// Orders by number, that is by first use.
     public static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.raw < rhs.raw }
 }
 
@@ -17,6 +20,7 @@ public struct Symbol: Hashable, Comparable, Sendable {
 /// cached so that digests depend on text, not on numbering.
 public final class SymbolTable {
     // Confined to its simulation's thread; no access spans a call out (see `Simulation`).
+    /// Every interned string, by number.
     @exclusivity(unchecked) public private(set) var strings: [String] = [""]
     @exclusivity(unchecked) @usableFromInline var hashes: [UInt64] = [Digest.hash(text: "")]
     /// Open addressing by the text's FNV hash (which `hashes` keeps anyway): slot = symbol raw + 1,
@@ -31,6 +35,7 @@ public final class SymbolTable {
     /// Called once for each new symbol, before it is used (the trace writer's hook).
     public var onDefine: ((Symbol, String) -> Void)?
 
+    /// A table holding only the empty string.
     public init() {}
 
     /// The symbol for `text`, defining it if new.
@@ -74,12 +79,15 @@ public final class SymbolTable {
         slots = grown
     }
 
+    /// The text of `symbol`, or `?N` for a number it never gave.
     public subscript(symbol: Symbol) -> String {
         Int(symbol.raw) < strings.count ? strings[Int(symbol.raw)] : "?\(symbol.raw)"
     }
 
+    /// The FNV-1a hash of the symbol's text (cached).
     @inlinable
     public func contentHash(_ symbol: Symbol) -> UInt64 { hashes[Int(symbol.raw)] }
 
+    /// The number of symbols, the empty string included.
     public var count: Int { strings.count }
 }

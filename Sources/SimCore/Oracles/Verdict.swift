@@ -15,6 +15,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
     /// Every lane with work left is blocked (parked on a lock, a condition, a join): nothing can run.
     case deadlock(String)
 
+    /// True for every verdict but `pass`.
     public var isFailure: Bool { self != .pass }
 
     /// A stable small number for the trace footer.
@@ -43,6 +44,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, as the oracle or limit put it (empty for `pass`).
     public var message: String {
         switch self {
         case .pass: ""
@@ -74,6 +76,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         return Int(digits) ?? 0
     }
 
+    /// `pass`, or `oracle: message`: the verdict line commands print.
     public var description: String {
         self == .pass ? "pass" : "\(oracle): \(message)"
     }

@@ -3,10 +3,13 @@
 /// Every random value inside a simulation comes from a generator like this one, owned by a strategy
 /// and seeded from the run's seed: nothing global, nothing from the system.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's whole state.
     public var state: UInt64
 
+    /// A generator whose sequence depends only on `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     @inlinable
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

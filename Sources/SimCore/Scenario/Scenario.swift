@@ -1,9 +1,13 @@
 /// A runnable situation: it sets up models, posts the first jobs and states its oracles on a fresh
 /// simulation. Variants (`buggy`, `fixed`, …) share the set-up and differ in one decision of the code.
 public struct Scenario: Sendable {
+    /// The name commands and traces use (`counter-race`).
     public var name: String
+    /// One line on the bug it shows, for `simrun list`.
     public var summary: String
+    /// The versions of the code it can run; the first is the default.
     public var variants: [Variant]
+    /// Steps and virtual time after which a run ends with a limit verdict.
     public var limits: RunLimits
     /// The group `simrun list --group` shows it under (nil: the app scenarios, listed by default).
     public var group: String?
@@ -12,15 +16,20 @@ public struct Scenario: Sendable {
     /// Builds one run: models, first jobs, oracles.
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
 
+    /// One version of the scenario's code, such as `buggy` or `fixed`.
     public struct Variant: Sendable, Hashable {
+        /// The name `--variant` takes and a trace's header records.
         public var name: String
+        /// What this version of the code does differently.
         public var summary: String
+        /// A variant named `name`, described by `summary`.
         public init(_ name: String, _ summary: String) {
             self.name = name
             self.summary = summary
         }
     }
 
+    /// A scenario whose `setUp` builds each run; `variants` must not be empty.
     public init(
         name: String, summary: String, variants: [Variant], limits: RunLimits = .standard, group: String? = nil,
         setUp: @escaping @Sendable (_ simulation: Simulation, _ variant: String) -> Void
@@ -34,8 +43,10 @@ public struct Scenario: Sendable {
         self.setUp = setUp
     }
 
+    /// The variant run when none is named: the first.
     public var defaultVariant: String { variants[0].name }
 
+    /// True when one of the variants is called `name`.
     public func hasVariant(_ name: String) -> Bool { variants.contains { $0.name == name } }
 
     /// Runs one schedule of `variant` with `strategy` from `seed`, recording into `sink`.

@@ -8,15 +8,20 @@ public struct LaneID: Hashable, Sendable {
 
 /// The stable identity of a job across runs and code changes: lane, label and ordinal.
 public struct JobKey: Hashable, Sendable, CustomStringConvertible {
+    /// The lane's name.
     public var lane: String
+    /// The job's label.
     public var label: String
+    /// Which job of that lane and label, from 1, in posting order.
     public var ordinal: UInt32
 
+    /// The job `lane/label#ordinal`.
     public init(lane: String, label: String, ordinal: UInt32) {
         self.lane = lane
         self.label = label
         self.ordinal = ordinal
     }
 
+    /// `lane/label#ordinal`.
     public var description: String { "\(lane)/\(label)#\(ordinal)" }
 }

@@ -5,10 +5,12 @@ public struct RunLimits: Sendable, Hashable {
     /// Virtual nanoseconds before the run ends with "no progress".
     public var maxVirtualNanoseconds: Int64
 
+    /// Bounds of `maxSteps` jobs and `maxVirtualNanoseconds` of virtual time (one hour by default).
     public init(maxSteps: Int = 100_000, maxVirtualNanoseconds: Int64 = 3_600_000_000_000) {
         self.maxSteps = maxSteps
         self.maxVirtualNanoseconds = maxVirtualNanoseconds
     }
 
+    /// 100,000 steps and one virtual hour: what scenarios get unless they say otherwise.
     public static let standard = RunLimits()
 }

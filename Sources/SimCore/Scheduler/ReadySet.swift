@@ -1,10 +1,14 @@
 /// One thing that could run now: the head job of a lane, or a timer that is due.
 public struct Candidate: Sendable, Hashable {
+    /// The lane the job would run on.
     public var lane: Symbol
+    /// The job's label.
     public var label: Symbol
+    /// Which job of that lane and label this is, in posting order.
     public var ordinal: UInt32
     /// Global posting order (timers: when they were set).
     public var seq: UInt64
+    /// True for a due timer rather than a lane's head job.
     public var isTimer: Bool
     @usableFromInline var laneIndex: Int32
     @usableFromInline var timerSlot: Int32
@@ -43,11 +47,13 @@ public struct ReadySet {
     /// The candidates, copied into an array.
     public var candidates: [Candidate] { Array(buffer) }
 
+    /// The number of candidates.
     public var count: Int { buffer.count }
 
     /// The candidate at `index` (`0..<count`).
     @inlinable
     public subscript(index: Int) -> Candidate { buffer[index] }
 
+    /// `0..<count`.
     public var indices: Range<Int> { 0..<buffer.count }
 }

@@ -1,8 +1,12 @@
 /// What one run produced.
 public struct RunResult: Sendable {
+    /// Pass, or the oracle or limit that failed the run.
     public var verdict: Verdict
+    /// Jobs run.
     public var steps: Int
+    /// Events emitted.
     public var eventCount: UInt64
+    /// Hash of every event: equal digests mean the runs emitted the same events.
     public var digest: Digest
     /// The decisions made, replayable on another run.
     public var tape: Tape

@@ -1,5 +1,6 @@
 /// A timer that can still be cancelled.
 public struct TimerHandle: Hashable, Sendable {
+    /// The timer's number within the run.
     public let id: UInt64
 }
 

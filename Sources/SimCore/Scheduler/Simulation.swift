@@ -4,10 +4,15 @@
 /// A simulation is `@unchecked Sendable` only so that async code running *inside* it (on its task
 /// executors, hence on its thread) can refer to it. It must never be touched from another thread.
 public final class Simulation: @unchecked Sendable {
+    /// The seed the strategy was started with.
     public let seed: UInt64
+    /// Interned names of lanes, labels, event kinds and field keys for this run.
     public let symbols: SymbolTable
+    /// What picks the next job and answers every data decision.
     public let strategy: any Strategy
+    /// Where every event goes (a trace writer, a comparer, or nothing).
     public let sink: any EventSink
+    /// The step and virtual-time bounds of this run.
     public let limits: RunLimits
     /// The sink is a `NullSink`: skip the call per event.
     let sinkDiscards: Bool
@@ -18,9 +23,13 @@ public final class Simulation: @unchecked Sendable {
 
     /// Virtual nanoseconds since the start of the run.
     @exclusivity(unchecked) public internal(set) var now: Int64 = 0
+    /// Jobs run so far.
     @exclusivity(unchecked) public internal(set) var steps = 0
+    /// Events emitted so far.
     @exclusivity(unchecked) public internal(set) var eventCount: UInt64 = 0
+    /// A running hash of every event, to compare runs without keeping them.
     @exclusivity(unchecked) public internal(set) var digest = Digest()
+    /// The decisions made so far, in order (not all kept when `retainsTape` is off).
     @exclusivity(unchecked) public internal(set) var decisions: [Decision] = []
     /// Whether `decisions` (and so the result's tape) keeps every decision. A long recording whose
     /// tape lives in its trace turns this off so that memory stays flat however long the run.
@@ -79,6 +88,7 @@ public final class Simulation: @unchecked Sendable {
     let ordinalKeyHash: UInt64
     let timerKeyHash: UInt64
 
+    /// A fresh run from `seed` under `strategy`, writing events to `sink`; nothing runs until `run()`.
     public init(
         seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink(), limits: RunLimits = .standard
     ) {
@@ -280,10 +290,14 @@ public enum FieldLiteral: ExpressibleByIntegerLiteral, ExpressibleByStringLitera
     case text(String)
     case bool(Bool)
 
+    /// An integer field from a literal.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A text field from a literal (interned when recorded).
     public init(stringLiteral value: String) { self = .text(value) }
+    /// A Boolean field from a literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 
+    /// An integer field from an `Int` variable.
     public static func int(_ value: Int) -> FieldLiteral { .int(Int64(value)) }
 
     func resolve(in symbols: SymbolTable) -> FieldValue {

@@ -21,10 +21,12 @@ public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver {
     private var picks: [UInt32] = []
     private var newPairs = 0
 
+    /// An empty corpus that keeps at most `corpusLimit` schedules (at least 1).
     public init(corpusLimit: Int = 256) {
         self.corpusLimit = max(1, corpusLimit)
     }
 
+    /// `coverage`.
     public var description: String { "coverage" }
 
     /// Kept schedules now (for tests and reports).
@@ -32,6 +34,7 @@ public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver {
     /// Distinct reads-from pairs shown so far.
     public var pairCount: Int { seen.count }
 
+    /// Seeds the run and picks its prefix: a random cut of a kept schedule, or none one run in eight.
     public func start(seed: UInt64, symbols: SymbolTable) {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
@@ -46,6 +49,7 @@ public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver {
         }
     }
 
+    /// The prefix's pick while it lasts and fits, then a uniform one.
     public func pick(_ ready: ReadySet) -> Int {
         let position = picks.count
         let chosen: Int
@@ -58,11 +62,13 @@ public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver {
         return chosen
     }
 
+    /// A uniform data choice from the run's generator (buggify by the swarm rule).
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
         return random.below(count)
     }
 
+    /// Counts a reads-from pair the run showed, if no run showed it before.
     public func observeReadsFrom(_ pair: UInt64) {
         if seen.insert(pair).inserted { newPairs += 1 }
     }

@@ -13,21 +13,29 @@ public final class DFSStrategy: Strategy {
         var order: [Int]
     }
 
+    /// The most preemptions a schedule may have.
     public let preemptionBound: Int
+    /// Runs after which the search stops without being exhausted.
     public let maxRuns: Int
     private var path: [Point] = []
     private var depth = 0
+    /// Runs finished so far.
     public private(set) var runs = 0
+    /// True once every schedule under the bound has run.
     public private(set) var isExhausted = false
+    /// Why the search stopped early, when it did.
     public private(set) var notes: [String] = []
 
+    /// A search of every schedule with at most `preemptionBound` preemptions, up to `maxRuns` runs.
     public init(preemptionBound: Int = 2, maxRuns: Int = 1_000_000) {
         self.preemptionBound = preemptionBound
         self.maxRuns = maxRuns
     }
 
+    /// `dfs:preemptions=P`.
     public var description: String { "dfs:preemptions=\(preemptionBound)" }
 
+    /// Starts a run down the current branch; the seed is not used.
     public func start(seed: UInt64, symbols: SymbolTable) {
         depth = 0
         notes.removeAll()
@@ -55,6 +63,7 @@ public final class DFSStrategy: Strategy {
         return order[0]
     }
 
+    /// The job the current branch prescribes, or the default past its end.
     public func pick(_ ready: ReadySet) -> Int {
         let first = ready.continuingIndex ?? ready.fifoIndex
         var order = [first]
@@ -64,10 +73,12 @@ public final class DFSStrategy: Strategy {
         return next(count: ready.count, preemptive: ready.continuingIndex != nil, order: order)
     }
 
+    /// The value the current branch prescribes, or 0 past its end.
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         next(count: count, preemptive: false, order: Array(0..<count))
     }
 
+    /// Moves to the next unexplored branch, or marks the search exhausted.
     public func finish(steps: Int) {
         runs += 1
         path.removeSubrange(min(depth, path.count)...)

@@ -5,10 +5,13 @@ public final class GuidedStrategy: Strategy {
     public let choices: [UInt32?]
     private var position = 0
 
+    /// Takes `choices[i]` at the i-th decision; nil entries and decisions past the end take the default.
     public init(choices: [UInt32?]) { self.choices = choices }
 
+    /// `guided`.
     public var description: String { "guided" }
 
+    /// Starts again from the first choice; the seed is not used.
     public func start(seed: UInt64, symbols: SymbolTable) { position = 0 }
 
     private func take(count: Int, fallback: Int) -> Int {
@@ -17,7 +20,9 @@ public final class GuidedStrategy: Strategy {
         return Int(wanted)
     }
 
+    /// The listed choice for this decision if it is in range, else the `fifo` job.
     public func pick(_ ready: ReadySet) -> Int { take(count: ready.count, fallback: ready.fifoIndex) }
 
+    /// The listed choice for this decision if it is in range, else 0.
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int { take(count: count, fallback: 0) }
 }

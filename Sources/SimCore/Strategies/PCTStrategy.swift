@@ -4,6 +4,7 @@
 ///
 /// The step count `k` is learned from a probe run of the scenario (see `learn(steps:)`).
 public final class PCTStrategy: Strategy {
+    /// The bug depth aimed at: `depth - 1` priority change points per run.
     public let depth: Int
     @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
     @exclusivity(unchecked) private var buggify = BuggifyPolicy()
@@ -16,14 +17,17 @@ public final class PCTStrategy: Strategy {
     var changesMade = 0
     private(set) public var estimatedSteps: Int
 
+    /// PCT for bugs of depth `depth`, spreading change points over `estimatedSteps` steps until `learn(steps:)`.
     public init(depth: Int = 3, estimatedSteps: Int = 64) {
         precondition(depth >= 1, "pct depth must be at least 1")
         self.depth = depth
         self.estimatedSteps = max(estimatedSteps, 1)
     }
 
+    /// `pct:depth=D`.
     public var description: String { "pct:depth=\(depth)" }
 
+    /// Seeds the run's generator and draws its change points (lane priorities are drawn as lanes appear).
     public func start(seed: UInt64, symbols: SymbolTable) {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
@@ -61,6 +65,7 @@ public final class PCTStrategy: Strategy {
         return assigned
     }
 
+    /// The ready job of the highest-priority lane (lowering the running lane at a change point).
     public func pick(_ ready: ReadySet) -> Int {
         var best = 0
         var bestPriority = Int.min
@@ -90,6 +95,7 @@ public final class PCTStrategy: Strategy {
         return best
     }
 
+    /// A uniform data choice from the run's generator (buggify by the swarm rule).
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
         return random.below(count)

@@ -10,9 +10,12 @@ public final class POSStrategy: Strategy {
     private var priorities: [UInt64: UInt64] = [:]
     private var accesses = JobAccessCache()
 
+    /// Partial order sampling, seeded at each `start`.
     public init() {}
+    /// `pos`.
     public var description: String { "pos" }
 
+    /// Seeds the run and forgets every priority.
     public func start(seed: UInt64, symbols: SymbolTable) {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
@@ -20,6 +23,7 @@ public final class POSStrategy: Strategy {
         accesses.reset()
     }
 
+    /// The highest-priority ready job; the jobs that race with it get fresh priorities.
     public func pick(_ ready: ReadySet) -> Int {
         var best = 0
         var bestPriority: UInt64 = 0
@@ -46,6 +50,7 @@ public final class POSStrategy: Strategy {
         return best
     }
 
+    /// A uniform data choice from the run's generator (buggify by the swarm rule).
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
         return random.below(count)

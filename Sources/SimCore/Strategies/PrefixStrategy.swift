@@ -28,8 +28,10 @@ public final class PrefixStrategy: Strategy {
             tape: Tape(decisions: Array(prefix.decisions.prefix(self.keep)), symbols: prefix.symbols))
     }
 
+    /// `prefix:keep=N+` and the delegate's name.
     public var description: String { "prefix:keep=\(keep)+\(delegate.description)" }
 
+    /// Starts the prefix over and the delegate with `seed`.
     public func start(seed: UInt64, symbols: SymbolTable) {
         position = 0
         replay.start(seed: seed, symbols: symbols)
@@ -38,17 +40,20 @@ public final class PrefixStrategy: Strategy {
         delegate.start(seed: seed, symbols: symbols)
     }
 
+    /// The prefix's job while it lasts, then the delegate's pick.
     public func pick(_ ready: ReadySet) -> Int {
         defer { position += 1 }
         return position < keep ? replay.pick(ready) : delegate.pick(ready)
     }
 
+    /// The prefix's value while it lasts, then the delegate's.
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         defer { position += 1 }
         return position < keep
             ? replay.choose(count, kind: kind, site: site) : delegate.choose(count, kind: kind, site: site)
     }
 
+    /// Ends the delegate's run.
     public func finish(steps: Int) { delegate.finish(steps: steps) }
 
     /// Where the prefix could not be followed (the delegate's own notes after it).

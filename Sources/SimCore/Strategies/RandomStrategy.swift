@@ -3,14 +3,18 @@ public final class RandomStrategy: Strategy {
     @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
     @exclusivity(unchecked) private var buggify = BuggifyPolicy()
 
+    /// A random walk, seeded at each `start`.
     public init() {}
+    /// `random`.
     public var description: String { "random" }
 
+    /// Seeds the generator and draws this run's buggify rule.
     public func start(seed: UInt64, symbols: SymbolTable) {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
     }
 
+    /// Any ready job, uniformly.
     public func pick(_ ready: ReadySet) -> Int { random.below(ready.count) }
 
     /// `pick` without a `ReadySet`, for the scheduler's direct call.
@@ -25,6 +29,7 @@ public final class RandomStrategy: Strategy {
         return Int((z ^ (z >> 31)).multipliedFullWidth(by: UInt64(count)).high)
     }
 
+    /// A uniform value, or a buggify answer by the swarm rule.
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
         return random.below(count)

@@ -14,10 +14,12 @@ public final class ReplayStrategy: Strategy {
     /// pick was most of a replay's scheduling cost; only hits are cached, since a symbol missing now
     /// may be interned later in the run.
     @exclusivity(unchecked) private var resolved: [UInt32] = []
+    /// Where the tape could not be followed, one line each.
     @exclusivity(unchecked) public private(set) var notes: [String] = []
     /// Decisions of the tape consumed by the last run.
     public var consumed: Int { position }
 
+    /// Follows `tape`, which may be replayed any number of times.
     public init(tape: Tape) {
         self.tape = tape
         source = nil
@@ -29,8 +31,10 @@ public final class ReplayStrategy: Strategy {
         self.source = source
     }
 
+    /// `replay`.
     public var description: String { "replay" }
 
+    /// Starts again from the tape's first decision and clears the notes.
     public func start(seed: UInt64, symbols: SymbolTable) {
         position = 0
         self.symbols = symbols
@@ -54,6 +58,7 @@ public final class ReplayStrategy: Strategy {
         return tape.text(symbol)
     }
 
+    /// The ready job the tape names by identity, or the `fifo` job (with a note) when it is not ready.
     public func pick(_ ready: ReadySet) -> Int {
         guard let wanted = nextWanted() else {
             note("the tape ended after decision \(position); following fifo from here")
@@ -94,6 +99,7 @@ public final class ReplayStrategy: Strategy {
         return found
     }
 
+    /// The tape's value when it fits this choice, or 0 (with a note).
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         guard let wanted = nextWanted() else {
             note("the tape ended after decision \(position); taking defaults from here")

@@ -18,9 +18,12 @@ public final class SURWStrategy: Strategy {
     /// Interesting events each lane has had this run.
     private var taken: [UInt64: Int] = [:]
 
+    /// A selectively uniform walk that has seen no run yet.
     public init() {}
+    /// `surw`.
     public var description: String { "surw" }
 
+    /// Seeds the run and clears its per-lane counts (what earlier runs showed is kept).
     public func start(seed: UInt64, symbols: SymbolTable) {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
@@ -28,6 +31,7 @@ public final class SURWStrategy: Strategy {
         taken.removeAll(keepingCapacity: true)
     }
 
+    /// A ready job weighted by the interesting events its lane has left; uniform when none is interesting.
     public func pick(_ ready: ReadySet) -> Int {
         // Interesting candidates are weighted by what their lane has left; if there are none, uniform.
         var weights: [Int] = []
@@ -63,6 +67,7 @@ public final class SURWStrategy: Strategy {
         return chosen
     }
 
+    /// A uniform data choice from the run's generator (buggify by the swarm rule).
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         if kind == .buggify { return buggify.fires(site, &random) ? 1 : 0 }
         return random.below(count)

@@ -18,7 +18,9 @@ public protocol Strategy: AnyObject {
 }
 
 extension Strategy {
+    /// Does nothing: most strategies keep no state between runs.
     public func finish(steps: Int) {}
+    /// None: only strategies that follow a tape can fail to do what they are asked.
     public var notes: [String] { [] }
 }
 

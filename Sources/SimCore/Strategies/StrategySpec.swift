@@ -1,6 +1,7 @@
 /// A strategy as named on the command line and in trace headers: `fifo`, `random`, `pct`,
 /// `pct:depth=3`, `delay:bound=2`, `dfs:preemptions=2`, `portfolio`.
 public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
+    /// The strategies there are, by their command-line names.
     public enum Kind: String, Sendable, CaseIterable {
         case fifo, random, pct, delay, dfs, portfolio, replay, pos, surw, coverage
 
@@ -9,9 +10,12 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         public var learnsAcrossRuns: Bool { self == .surw || self == .coverage }
     }
 
+    /// Which strategy.
     public var kind: Kind
+    /// Its parameter (depth, bound or preemptions), nil for the default.
     public var parameter: Int?
 
+    /// The strategy `kind` with `parameter`, or its default.
     public init(kind: Kind, parameter: Int? = nil) {
         self.kind = kind
         self.parameter = parameter
@@ -66,6 +70,7 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         return .success(StrategySpec(kind: kind, parameter: value))
     }
 
+    /// The name as written on the command line, parameter included.
     public var description: String { makeStrategy().description }
 
     /// A fresh strategy object (state lives across the runs it is used for).
@@ -85,6 +90,7 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The accepted spellings, for help texts and error messages.
     public static let names =
         "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio, pos, surw, coverage"
 }

@@ -5,18 +5,28 @@
 /// `onFindVariable` does. The three next-trigger callbacks run the trigger's children whose `then`
 /// matches; calling one twice runs that subtree twice.
 public struct ActionProps {
+    /// The index of the list item the event came from, when the block is in a list.
     public var listItemIndex: Int?
+    /// The frame's variables as they were when the trigger was entered.
     public var variables: [String: NativeVariableModel]?
+    /// Writes a variable to the frame (an event, then its observers).
     public var onVariableChange: ((NativeVariableModel) -> Void)?
+    /// The frame's blocks as they were when the trigger was entered.
     public var blocks: [String: NativeBlockModel]?
+    /// Replaces a block of the frame.
     public var onChangeBlock: ((NativeBlockModel) -> Void)?
+    /// The trigger being handled.
     public var trigger: NativeActionTriggerModel?
+    /// Runs the trigger's NEXT children.
     public var onHandleNextTrigger: ((NativeActionTriggerModel) -> Void)?
+    /// Runs the trigger's SUCCESS children.
     public var onHandleSuccessNextTrigger: ((NativeActionTriggerModel) -> Void)?
+    /// Runs the trigger's FAILURE children.
     public var onHandleFailureNextTrigger: ((NativeActionTriggerModel) -> Void)?
     /// The live value of a variable now (not the snapshot).
     public var findVariable: (String) -> NativeVariableModel?
 
+    /// Props with the given snapshots and callbacks; callbacks left out do nothing.
     public init(
         listItemIndex: Int? = nil, variables: [String: NativeVariableModel]? = nil,
         onVariableChange: ((NativeVariableModel) -> Void)? = nil, blocks: [String: NativeBlockModel]? = nil,

@@ -13,6 +13,7 @@ public final class SyncNativeAction: INativeAction {
     /// A synchronous handler.
     public init(_ body: @escaping (ActionProps) -> Void) { self.body = body }
 
+    /// Runs the body now, inside the walk.
     public func handle(actionProps: ActionProps) { body(actionProps) }
 }
 
@@ -33,6 +34,7 @@ public final class AsyncNativeAction: INativeAction {
         self.body = body
     }
 
+    /// Posts the body as a job on the handler's lane and returns at once.
     public func handle(actionProps: ActionProps) {
         let body = self.body
         sim.post(on: lane, label) { body(actionProps) }

@@ -2,6 +2,7 @@
 public final class NativeActionProvider {
     private var actions: [(keyType: String, action: any INativeAction)] = []
 
+    /// A provider with no handlers.
     public init() {}
 
     /// Provides `action` for `keyType`, replacing an earlier one.

@@ -11,7 +11,9 @@ import SimCore
 /// call of a callback walks the children again, so a callback fired twice runs the subtree twice.
 public final class NativeActionTree {
     unowned let sim: Simulation
+    /// Where handlers are looked up by trigger `keyType`.
     public let provider: NativeActionProvider
+    /// The frame whose variables and blocks the handlers see.
     public let state: NativeFrameState
     /// Triggers sent to the fallback (no handler), in order.
     public private(set) var fallbacks: [String] = []

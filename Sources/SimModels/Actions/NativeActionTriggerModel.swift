@@ -15,10 +15,14 @@ public enum NativeActionTriggerThen: String, Hashable, Codable, Sendable {
 
 /// One piece of data of a trigger: a key, a value and its type.
 public struct NativeActionTriggerDataModel: Hashable, Codable, Sendable {
+    /// The data item's name.
     public let key: String
+    /// Its value, as text.
     public let value: String
+    /// Its type name (`STRING` by default).
     public let type: String
 
+    /// A data item.
     public init(key: String, value: String, type: String = "STRING") {
         self.key = key
         self.value = value
@@ -28,10 +32,14 @@ public struct NativeActionTriggerDataModel: Hashable, Codable, Sendable {
 
 /// One property (setting) of a trigger: a key, a value and its type.
 public struct NativeActionTriggerPropertyModel: Hashable, Codable, Sendable {
+    /// The property's name.
     public let key: String
+    /// Its value, as text.
     public let value: String
+    /// Its type name (`STRING` by default).
     public let type: String
 
+    /// A property.
     public init(key: String, value: String, type: String = "STRING") {
         self.key = key
         self.value = value
@@ -41,17 +49,22 @@ public struct NativeActionTriggerPropertyModel: Hashable, Codable, Sendable {
 
 /// A step of an action: which handler (`keyType`) runs it and under which parent outcome (`then`).
 public struct NativeActionTriggerModel: Hashable, Codable, Sendable {
+    /// The trigger's id, which its children name as `parentId`.
     public let id: String?
     /// The parent trigger's id; nil or empty for a root trigger.
     public let parentId: String?
+    /// Which handler runs it.
     public let keyType: String?
     /// The parent outcome this trigger runs on (nil is END: it never runs as a child).
     public let then: NativeActionTriggerThen?
+    /// The trigger's settings, by key.
     public let properties: [String: NativeActionTriggerPropertyModel]?
+    /// The trigger's data, by key.
     public let data: [String: NativeActionTriggerDataModel]?
     /// Nested children, for trees written nested instead of flat with `parentId`.
     public var subTriggers: [NativeActionTriggerModel?]?
 
+    /// A trigger as a frame's JSON describes it.
     public init(
         id: String?, parentId: String? = nil, keyType: String?, then: NativeActionTriggerThen? = nil,
         properties: [String: NativeActionTriggerPropertyModel]? = nil,

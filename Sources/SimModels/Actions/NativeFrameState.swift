@@ -6,7 +6,9 @@ import SimCore
 /// event and notifies the observers of that key in registration order.
 public final class NativeFrameState {
     unowned let sim: Simulation
+    /// The frame's variables now, by key.
     public private(set) var variables: [String: NativeVariableModel] = [:]
+    /// The frame's blocks now, by key.
     public private(set) var blocks: [String: NativeBlockModel] = [:]
     private var observers: [(key: String, notify: (NativeVariableModel) -> Void)] = []
     /// Writes so far, in order.

@@ -43,7 +43,9 @@ public final class BarrierBoard: ActivatableBoard {
         case clear(reason: String)
     }
 
+    /// The board's address within its motherboard.
     public let identifier: String
+    /// The motherboard it sends to; weak, as in Boardy.
     public weak var delegate: Motherboard?
     unowned let sim: Simulation
     private let queueLane: LaneID
@@ -55,7 +57,9 @@ public final class BarrierBoard: ActivatableBoard {
 
     /// Waiters that ran, and waiters cleared by an overcome (lost) or a cancel (dropped).
     public private(set) var ran = 0
+    /// Waiters an overcome cleared without running them.
     public private(set) var lost = 0
+    /// Waiters a cancel cleared.
     public private(set) var dropped = 0
     /// True once an overcome or cancel was received: this barrier is finished.
     public private(set) var isFinished = false
@@ -72,6 +76,7 @@ public final class BarrierBoard: ActivatableBoard {
         self.queueLane = sim.lane("barrier." + identifier)
     }
 
+    /// Stores a waiter, or overcomes or cancels the barrier, as the option says.
     public func activate(withOption option: BoardOption) {
         guard case .barrier(let action) = option else {
             sim.emit("board.drop", identifier, ["reason": "wrong option"])

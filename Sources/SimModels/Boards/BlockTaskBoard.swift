@@ -40,9 +40,12 @@ public final class BlockTaskBoard: ActivatableBoard {
         var phase: Phase
     }
 
+    /// The board's address within its motherboard.
     public let identifier: String
+    /// The motherboard it sends to; weak, as in Boardy.
     public weak var delegate: Motherboard?
     unowned let sim: Simulation
+    /// How activations that overlap are treated.
     public let executingType: ExecutingType
     private let executor: Executor
     private var records: [TaskRecord] = []
@@ -52,8 +55,11 @@ public final class BlockTaskBoard: ActivatableBoard {
 
     /// Tasks started, finished, cancelled and rejected so far.
     public private(set) var started = 0
+    /// Tasks that finished.
     public private(set) var finished = 0
+    /// Tasks cancelled by a later activation (`latest`).
     public private(set) var cancelled = 0
+    /// Activations rejected while a task ran (`only`).
     public private(set) var rejected = 0
     /// The most tasks that were running at once.
     public private(set) var peakRunning = 0
@@ -79,6 +85,7 @@ public final class BlockTaskBoard: ActivatableBoard {
         }
     }
 
+    /// Starts, queues, rejects or joins a task for the option's parameter, as `executingType` says.
     public func activate(withOption option: BoardOption) {
         guard case .block(let parameter) = option else {
             sim.emit("board.drop", identifier, ["reason": "wrong option"])

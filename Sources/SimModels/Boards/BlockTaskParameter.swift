@@ -1,16 +1,23 @@
 /// How a `BlockTaskBoard` activation ended for its own handlers.
 public enum TaskCompletionStatus: Hashable, Sendable {
+    /// The task's result reached the activation.
     case done
+    /// The activation was cancelled or rejected.
     case cancelled
 }
 
 /// One activation of a `BlockTaskBoard`: its input and its own handlers (Boardy's
 /// `BlockTaskParameter`). Builder methods return the parameter so calls chain.
 public final class BlockTaskParameter {
+    /// The task's input.
     public let input: BoardValue
+    /// Called with the output of a successful task.
     public private(set) var successHandler: ((BoardValue) -> Void)?
+    /// Called with true when the task starts and false when it ends.
     public private(set) var processingHandler: ((Bool) -> Void)?
+    /// Called with the error of a failed task.
     public private(set) var errorHandler: ((BoardError) -> Void)?
+    /// Called last, with how the activation ended.
     public private(set) var completionHandler: ((TaskCompletionStatus) -> Void)?
 
     /// A parameter carrying `input` and no handlers yet.

@@ -2,10 +2,14 @@ import SimCore
 
 /// A value a board takes as input or sends as output: plain text, or a bundled task result.
 public enum BoardValue: Hashable, Sendable, CustomStringConvertible {
+    /// No value.
     case none
+    /// Plain text.
     case text(String)
+    /// A result task board's result.
     case result(BoardResult)
 
+    /// `none`, the text, or the result's description.
     public var description: String {
         switch self {
         case .none: "none"
@@ -23,9 +27,13 @@ public enum BoardValue: Hashable, Sendable, CustomStringConvertible {
 
 /// What a `ResultTaskBoard` sends: progress, then exactly one terminal result.
 public enum BoardResult: Hashable, Sendable, CustomStringConvertible {
+    /// Progress, in percent.
     case progress(Int)
+    /// The task succeeded with this value.
     case success(String)
+    /// The task failed for this reason.
     case failure(String)
+    /// The task was cancelled.
     case cancel
 
     /// True for `.success`, `.failure` and `.cancel`: the results that end an activation.
@@ -34,6 +42,7 @@ public enum BoardResult: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
+    /// `progress:N`, `success:V`, `failure:R` or `cancel`.
     public var description: String {
         switch self {
         case .progress(let percent): "progress:\(percent)"
@@ -46,7 +55,9 @@ public enum BoardResult: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a task failed (the model needs no more than a reason).
 public struct BoardError: Error, Hashable, Sendable {
+    /// What went wrong.
     public var reason: String
+    /// An error for `reason`.
     public init(_ reason: String) { self.reason = reason }
 }
 

@@ -6,7 +6,9 @@ import SimCore
 /// once, when the board is built, and registers flows on the board's own motherboard; the activation
 /// closure runs on every activation.
 public final class FlowBoard: ActivatableBoard {
+    /// The board's address within its motherboard.
     public let identifier: String
+    /// The motherboard it sends to; weak, as in Boardy.
     public weak var delegate: Motherboard?
     unowned let sim: Simulation
     /// The board's own motherboard, where its registration closure installs flows and boards.
@@ -25,6 +27,7 @@ public final class FlowBoard: ActivatableBoard {
         registration(self)
     }
 
+    /// Runs the activation closure with the option.
     public func activate(withOption option: BoardOption) {
         guard case .value(let input) = option else {
             sim.emit("board.drop", identifier, ["reason": "wrong option"])

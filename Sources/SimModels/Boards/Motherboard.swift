@@ -27,6 +27,7 @@ public final class Motherboard {
         }
     }
 
+    /// The motherboard's name.
     public let identifier: String
     unowned let sim: Simulation
     /// False models Boardy before 1.63: a removed board keeps its delegate and can still drive flows.

@@ -10,13 +10,16 @@ public final class ResultTaskBoard: ActivatableBoard {
     /// Runs the task and reports progress and one terminal result through the callback.
     public typealias Executor = (_ input: BoardValue, _ report: @escaping (BoardResult) -> Void) -> Void
 
+    /// The board's address within its motherboard.
     public let identifier: String
+    /// The motherboard it sends to; weak, as in Boardy.
     public weak var delegate: Motherboard?
     unowned let sim: Simulation
     private let executor: Executor
 
     /// True between an accepted activation and its terminal result.
     public private(set) var isActive = false
+    /// Activations dropped because one was active.
     public private(set) var dropped = 0
 
     /// A result task board.
@@ -26,6 +29,7 @@ public final class ResultTaskBoard: ActivatableBoard {
         self.executor = executor
     }
 
+    /// Runs the executor for the option's input, unless an activation is already active (then drops it).
     public func activate(withOption option: BoardOption) {
         guard case .value(let input) = option, !isActive else {
             dropped += 1

@@ -11,7 +11,9 @@ public final class TaskBoard: ActivatableBoard {
     /// Runs the task for an input and calls the completion, now or from a later job.
     public typealias Executor = (_ input: BoardValue, _ completion: @escaping (BoardTaskResult) -> Void) -> Void
 
+    /// The board's address within its motherboard.
     public let identifier: String
+    /// The motherboard it sends to; weak, as in Boardy.
     public weak var delegate: Motherboard?
     unowned let sim: Simulation
     private let executor: Executor
@@ -24,6 +26,7 @@ public final class TaskBoard: ActivatableBoard {
     public private(set) var isProcessing = false
     /// Tasks started and activations dropped so far.
     public private(set) var started = 0
+    /// Activations dropped because a task was running.
     public private(set) var dropped = 0
 
     /// A task board; the handlers default to doing nothing.
@@ -41,6 +44,7 @@ public final class TaskBoard: ActivatableBoard {
         self.onCompletion = onCompletion
     }
 
+    /// Runs the executor for the option's input, unless a task is running (then drops it).
     public func activate(withOption option: BoardOption) {
         guard case .value(let input) = option else {
             sim.emit("board.drop", identifier, ["reason": "wrong option"])

@@ -25,6 +25,7 @@ public final class BlueprintView {
 
     private unowned let simulation: Simulation
     private let main: LaneID
+    /// What a pass requested during a pass does.
     public let policy: UpdatePolicy
     /// Whether the host is in a window: lifecycle callbacks are only delivered when visible.
     public private(set) var isVisible: Bool
@@ -39,7 +40,9 @@ public final class BlueprintView {
         }
     }
 
+    /// True when the element changed and no pass has applied it yet.
     public private(set) var needsViewHierarchyUpdate = false
+    /// True while a pass runs.
     public private(set) var isInsideUpdate = false
     /// Views removed from the element tree whose disappearing transition is still running: they stay
     /// on screen until it finishes (square/Blueprint `NativeViewController`: `performDisappearing(…,
@@ -49,6 +52,11 @@ public final class BlueprintView {
     public private(set) var passCount = 0
     /// Requests deferred because they arrived during a pass.
     public private(set) var deferredCount = 0
+    /// `onAppear` callbacks delivered so far, by view path (`""` for the root element's view, `Row.1`
+    /// for its first `Row` child, `Row.1 > Label.1` below it).
+    public private(set) var appearCounts: [String: Int] = [:]
+    /// `onDisappear` callbacks delivered so far, by view path.
+    public private(set) var disappearCounts: [String: Int] = [:]
 
     private var hasUpdatedViewHierarchy = false
     private var layoutScheduled = false
@@ -56,6 +64,7 @@ public final class BlueprintView {
     private var nextSerial = 0
     private var pendingAnimation: AnimationAttributes?
 
+    /// An empty view in `simulation`, in a window unless `isVisible` is false.
     public init(_ simulation: Simulation, policy: UpdatePolicy = .deferReentrant, isVisible: Bool = true) {
         self.simulation = simulation
         self.policy = policy
@@ -206,6 +215,11 @@ public final class BlueprintView {
 
     private func deliver(_ calls: [LifecycleCall]) {
         for call in calls {
+            if call.appearing {
+                appearCounts[call.path, default: 0] += 1
+            } else {
+                disappearCounts[call.path, default: 0] += 1
+            }
             simulation.emit(call.appearing ? "view.appear" : "view.disappear", call.path)
             call.callback()
         }
@@ -306,6 +320,22 @@ public final class BlueprintView {
     }
 
     // MARK: Checking
+
+    /// The live views under the root, depth first in child order, each with its path as lifecycle
+    /// events name it (`""` for the root element's view, then `Row.1`, `Row.1 > Label.1`): what an
+    /// oracle inspects for reuse, content and transitions.
+    public func liveViews() -> [(path: String, view: NativeView)] {
+        var result: [(path: String, view: NativeView)] = []
+        func visit(_ view: NativeView, at path: String) {
+            for child in view.children {
+                let childPath = join(path, child.path)
+                result.append((childPath, child.view))
+                visit(child.view, at: childPath)
+            }
+        }
+        visit(root, at: "")
+        return result
+    }
 
     /// Nil when the view tree shows exactly the current element tree (paths, view types,
     /// contents, frames); otherwise the first difference.

@@ -9,6 +9,7 @@ public protocol Element {
 }
 
 extension Element {
+    /// No view: by default an element only groups its children.
     public func backingViewDescription() -> ViewDescription? { nil }
 
     /// The name identifying this element's type in paths (the type name, stable across runs).
@@ -22,6 +23,8 @@ public protocol ProxyElement: Element {
 }
 
 extension ProxyElement {
+    /// The representation, as the single child.
     public var content: ElementContent { ElementContent(child: elementRepresentation) }
+    /// No view of its own: the representation has it.
     public func backingViewDescription() -> ViewDescription? { nil }
 }

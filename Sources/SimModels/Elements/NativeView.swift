@@ -4,10 +4,14 @@ public final class NativeView {
     public let viewType: String
     /// Build number within its host: a rebuilt view gets a new one, a reused view keeps it.
     public let serial: Int
+    /// The properties the last pass applied (e.g. a label's text).
     public internal(set) var content: String
+    /// The layout attribute the last pass applied.
     public internal(set) var frame: Int
+    /// Child views, in order, by path relative to this view.
     public internal(set) var children: [(path: ElementPath, view: NativeView)] = []
-    var description: ViewDescription
+    /// The description the last pass applied: its transitions and lifecycle hooks, for oracles.
+    public internal(set) var description: ViewDescription
 
     init(_ description: ViewDescription, serial: Int) {
         viewType = description.viewType

@@ -8,8 +8,11 @@ public struct ViewDescription {
     public var content: String
     /// The layout attribute that, when it changes, triggers the layout transition.
     public var frame: Int
+    /// How a frame change animates.
     public var layoutTransition: LayoutTransition
+    /// How the view animates in when inserted (nil: no animation).
     public var appearingTransition: VisibilityTransition?
+    /// How the view animates out when removed (nil: removed at once).
     public var disappearingTransition: VisibilityTransition?
     /// Called (after the update) when the view is inserted into a visible hierarchy.
     public var onAppear: (() -> Void)?
@@ -24,6 +27,7 @@ public struct ViewDescription {
     /// issue #13, "Events can be dropped between updates", open).
     public var onEvent: ((_ event: String) -> Void)?
 
+    /// A description of a `viewType` view; everything else defaults to nothing.
     public init(
         _ viewType: String, content: String = "", frame: Int = 0, layoutTransition: LayoutTransition = .inherited,
         appearingTransition: VisibilityTransition? = nil, disappearingTransition: VisibilityTransition? = nil,

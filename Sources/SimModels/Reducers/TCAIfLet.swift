@@ -11,6 +11,19 @@ extension TCA {
         let toChildAction: ActionCase<Parent.Action, Child.Action>
         let childID: CancelID
 
+        /// Runs `child` on `parent`'s optional `state` for the actions of the case `action`; the
+        /// child's effects are cancellable under `childID` (what `ifLet(_:action:id:then:)` builds).
+        public init(
+            parent: Parent, child: Child, state toChildState: WritableKeyPath<Parent.State, Child.State?>,
+            action toChildAction: ActionCase<Parent.Action, Child.Action>, childID: CancelID
+        ) {
+            self.parent = parent
+            self.child = child
+            self.toChildState = toChildState
+            self.toChildAction = toChildAction
+            self.childID = childID
+        }
+
         /// Runs the child first, then the parent; merges their effects.
         public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
             var childEffect = Effect<Parent.Action>.none
@@ -42,7 +55,7 @@ extension TCAReducer {
         then child: () -> Child
     ) -> TCA.IfLet<Self, Child> {
         TCA.IfLet(
-            parent: self, child: child(), toChildState: toChildState, toChildAction: toChildAction,
+            parent: self, child: child(), state: toChildState, action: toChildAction,
             childID: TCA.CancelID(named: "ifLet." + (id ?? String(describing: Child.self))))
     }
 }

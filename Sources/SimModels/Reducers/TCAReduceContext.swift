@@ -22,15 +22,17 @@ extension TCA {
         /// The context of the store whose reducer is running on this thread, if any.
         @TaskLocal public static var current: ReduceContext?
 
-        /// Records `reducer.reduce` for `action` handled by `reducer`, with its boundary kind.
-        static func recordReduce(_ reducer: String, _ action: Any) {
+        /// Records `reducer.reduce` for `action` handled by `reducer`, with its boundary kind (nothing
+        /// outside a store's reducer run).
+        public static func recordReduce(_ reducer: String, _ action: Any) {
             guard let context = current else { return }
             context.simulation.emit(
                 "reducer.reduce", reducer, ["kind": .text(TCA.kind(of: action)), "action": .text(TCA.describe(action))])
         }
 
-        /// Records `reducer.drop`: a child action that found no child state.
-        static func recordDrop(_ reducer: String, _ action: Any, reason: String) {
+        /// Records `reducer.drop`: a child action that found no child state, so a hand-written
+        /// composition reports what it dropped as `ifLet` does (nothing outside a store's reducer run).
+        public static func recordDrop(_ reducer: String, _ action: Any, reason: String) {
             guard let context = current else { return }
             context.simulation.emit(
                 "reducer.drop", reducer, ["action": .text(TCA.describe(action)), "reason": .text(reason)])

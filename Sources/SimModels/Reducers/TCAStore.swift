@@ -23,7 +23,9 @@ extension TCA {
     /// `@unchecked Sendable`: effect tasks refer to the store, and they all run on the simulation's one
     /// thread (see `Simulation`); the store must never be touched from another thread.
     public final class Store<R: TCAReducer>: @unchecked Sendable where R.State: Equatable {
+        /// The reducer's state.
         public typealias State = R.State
+        /// The reducer's action.
         public typealias Action = R.Action
 
         /// The simulation the store runs in.

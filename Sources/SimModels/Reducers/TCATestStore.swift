@@ -20,7 +20,9 @@ extension TCA {
     /// `@unchecked Sendable`: the test task and the store's jobs share it on the simulation's one thread.
     public final class TestStore<R: TCAReducer>: @unchecked Sendable
     where R.State: Equatable, R.Action: Equatable {
+        /// The reducer's state.
         public typealias State = R.State
+        /// The reducer's action.
         public typealias Action = R.Action
 
         /// The store under test.

@@ -6,10 +6,12 @@ public final class PlayerActionAsset {
     private let flow: PlayerFlow
     private let transactions: TransactionContext<PendingTransactionPhases>
 
+    /// The asset's id, the subject of its events.
     public let id: String
     /// The transition value `run` follows.
     public let value: String
 
+    /// An action asset following `value` on `flow`; sessions make them with `action(_:value:)`.
     public init(
         _ simulation: Simulation, id: String, value: String, flow: PlayerFlow,
         transactions: TransactionContext<PendingTransactionPhases>

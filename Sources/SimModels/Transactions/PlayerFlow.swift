@@ -2,12 +2,14 @@ import SimCore
 
 /// One state of a Player navigation flow: a view to show (or an end), and its named transitions.
 public struct PlayerFlowState: Sendable, Hashable {
+    /// The state's name, which transitions target.
     public var name: String
     /// The view shown in this state; nil for an END state.
     public var viewRef: String?
     /// Transition value → next state name, in declaration order.
     public var transitions: [String: String]
 
+    /// A state showing `viewRef` (nil for an END state) with these transitions.
     public init(_ name: String, view viewRef: String?, transitions: [String: String] = [:]) {
         self.name = name
         self.viewRef = viewRef
@@ -39,6 +41,7 @@ public final class PlayerFlow {
     /// Transitions a `skipTransition` hook blocked (validation, in Player).
     public private(set) var skippedCount = 0
 
+    /// A flow over `states`, entering `start` when started.
     public init(_ simulation: Simulation, start: String, states: [PlayerFlowState]) {
         self.simulation = simulation
         self.startState = start

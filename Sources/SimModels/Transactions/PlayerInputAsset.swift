@@ -12,7 +12,9 @@ public final class PlayerInputAsset {
     private let data: PlayerDataModel
     private let transactions: TransactionContext<PendingTransactionPhases>
 
+    /// The asset's id, the subject of its events.
     public let id: String
+    /// The data-model binding it saves to and is updated from.
     public let binding: String
     /// The view the asset belongs to.
     public let viewRef: String
@@ -23,6 +25,7 @@ public final class PlayerInputAsset {
     /// Every time a view update replaced text the user had typed but not saved: (typed, replacement).
     public private(set) var overwrites: [(typed: String, with: String)] = []
 
+    /// An input asset of `viewRef` bound to `binding`; sessions make them with `input(_:binding:view:)`.
     public init(
         _ simulation: Simulation, id: String, binding: String, data: PlayerDataModel,
         transactions: TransactionContext<PendingTransactionPhases>, views: PlayerViewController, view viewRef: String
@@ -43,7 +46,17 @@ public final class PlayerInputAsset {
     public func focus() {
         isEditing = true
         simulation.emit("input.focus", id)
-        transactions.register(.input) { [weak self] in self?.set() }
+        // Weak, as Player's: the session owns the asset. If the session itself was freed with this
+        // commit pending, the run fails rather than silently saving nothing.
+        transactions.register(.input) { [weak self, unowned simulation, id] in
+            guard let self else {
+                simulation.fail(
+                    "player-asset-alive",
+                    "input '\(id)' was freed with its .input transaction pending (keep the session)")
+                return
+            }
+            set()
+        }
     }
 
     /// The user types `characters`: only the local text changes.

@@ -17,14 +17,21 @@ import SimCore
 /// player.start()
 /// ```
 public final class PlayerSession {
+    /// The simulation the session runs in.
     public unowned let simulation: Simulation
+    /// The bindings and their values.
     public let data: PlayerDataModel
+    /// The navigation state machine.
     public let flow: PlayerFlow
+    /// Resolves the current view and sends updates to the native side.
     public let views: PlayerViewController
+    /// Pending transactions (an edited input's save), committed before actions that ask for it.
     public let transactions: TransactionContext<PendingTransactionPhases>
     /// Navigation validation (`required` bindings per view).
     public let validation: PlayerValidation
     private let startView: String?
+    /// Every asset this session created: owned here so none can vanish mid-run.
+    private var assets: [AnyObject] = []
 
     /// A session over `states` and `views` (view ref → bindings shown). `required` lists, per view
     /// ref, the bindings navigation validation requires; `staleUpdates` and `rendering` choose the
@@ -57,15 +64,21 @@ public final class PlayerSession {
     }
 
     /// An input asset on the native side of `view` (default: the start state's view) bound to `binding`.
+    /// The session keeps it for its whole life: a scenario that drops its reference still has a
+    /// working input (the transaction it registers holds it only weakly, as Player's does).
     public func input(_ id: String, binding: String, view: String? = nil) -> PlayerInputAsset {
-        PlayerInputAsset(
+        let input = PlayerInputAsset(
             simulation, id: id, binding: binding, data: data, transactions: transactions, views: views,
             view: view ?? startView ?? "")
+        assets.append(input)
+        return input
     }
 
-    /// An action asset whose `run` follows the transition `value`.
+    /// An action asset whose `run` follows the transition `value` (kept by the session, as inputs are).
     public func action(_ id: String, value: String) -> PlayerActionAsset {
-        PlayerActionAsset(simulation, id: id, value: value, flow: flow, transactions: transactions)
+        let action = PlayerActionAsset(simulation, id: id, value: value, flow: flow, transactions: transactions)
+        assets.append(action)
+        return action
     }
 
     /// Starts the flow: its first view is resolved and sent to the native side.

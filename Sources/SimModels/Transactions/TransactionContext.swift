@@ -13,12 +13,14 @@ import SimCore
 /// context.clear(.input)    // removes it
 /// ```
 public final class TransactionContext<Phase: Hashable & CustomStringConvertible> {
+    /// Work to run when its phase is committed.
     public typealias Callback = () -> Void
 
     private unowned let simulation: Simulation
     // Looked up by key only, never iterated: iteration order must not leak into a run.
     private var callbacks: [Phase: [Callback]] = [:]
 
+    /// An empty context in `simulation`.
     public init(_ simulation: Simulation) { self.simulation = simulation }
 
     /// Appends `callback` to `phase`.

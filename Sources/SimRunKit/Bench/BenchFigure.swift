@@ -3,28 +3,28 @@ import SimTrace
 
 /// One line of the benchmark table: a figure, its baseline measured in the same run, how they
 /// compare, and the target the figure is held to.
-public struct BenchFigure: Sendable {
+struct BenchFigure: Sendable {
     /// A stable machine name (the key in `--json`).
-    public var key: String
+    var key: String
     /// What is measured, for the table.
-    public var name: String
-    public var value: Double
-    public var unit: String
+    var name: String
+    var value: Double
+    var unit: String
     /// What the baseline is, for the table.
-    public var baselineName: String
+    var baselineName: String
     /// The baseline in the same unit as `value` (nil when there is none, e.g. "never found").
-    public var baseline: Double?
+    var baseline: Double?
     /// How the figure compares with its baseline, e.g. `3.1x slower` (the table's ratio column).
-    public var ratioText: String
+    var ratioText: String
     /// The comparison as one number, defined per figure in `ratioMeaning`.
-    public var ratio: Double?
-    public var ratioMeaning: String
+    var ratio: Double?
+    var ratioMeaning: String
     /// The target, as text.
-    public var target: String
+    var target: String
     /// Whether the target was met (nil for figures given as context only).
-    public var met: Bool?
+    var met: Bool?
     /// Sizes and caveats of the measurement.
-    public var note: String
+    var note: String
 }
 
 extension Double {

@@ -17,27 +17,27 @@ import SimTrace
 /// ```swift
 /// let figures = try Benchmark(configuration: .quick(in: "/tmp/b")).run { print($0) }
 /// ```
-public struct Benchmark {
+struct Benchmark {
     /// The sizes of each measurement; `full` runs in minutes on two cores, `quick` in seconds.
-    public struct Configuration: Sendable {
-        public var kernelJobs: Int
+    struct Configuration: Sendable {
+        var kernelJobs: Int
         /// Jobs of the timer-heavy workload (about 1024 timers pending throughout).
-        public var timerJobs: Int
-        public var recordEvents: Int
-        public var replayEvents: Int
-        public var corpusSeeds: Int
-        public var fuzzSeeds: Int
-        public var bugCampaigns: Int
-        public var bugSeedLimit: Int
-        public var memoryEventsSmall: Int
-        public var memoryEventsLarge: Int
+        var timerJobs: Int
+        var recordEvents: Int
+        var replayEvents: Int
+        var corpusSeeds: Int
+        var fuzzSeeds: Int
+        var bugCampaigns: Int
+        var bugSeedLimit: Int
+        var memoryEventsSmall: Int
+        var memoryEventsLarge: Int
         /// Timings repeated this many times; the fastest counts.
-        public var repetitions: Int
+        var repetitions: Int
         /// Where the benchmark's trace files go (deleted afterwards).
-        public var directory: String
-        public var isQuick: Bool
+        var directory: String
+        var isQuick: Bool
 
-        public static func full(in directory: String) -> Configuration {
+        static func full(in directory: String) -> Configuration {
             Configuration(
                 kernelJobs: 4_000_000, timerJobs: 2_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000,
                 corpusSeeds: 1_000,
@@ -45,7 +45,7 @@ public struct Benchmark {
                 memoryEventsLarge: 100_000_000, repetitions: 3, directory: directory, isQuick: false)
         }
 
-        public static func quick(in directory: String) -> Configuration {
+        static func quick(in directory: String) -> Configuration {
             Configuration(
                 kernelJobs: 100_000, timerJobs: 50_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
                 fuzzSeeds: 2_000, bugCampaigns: 5, bugSeedLimit: 200, memoryEventsSmall: 100_000,
@@ -53,17 +53,17 @@ public struct Benchmark {
         }
     }
 
-    public let configuration: Configuration
+    let configuration: Configuration
 
-    public init(configuration: Configuration) { self.configuration = configuration }
+    init(configuration: Configuration) { self.configuration = configuration }
 
     /// The measurements, by the names `--only` accepts.
-    public static let groups = [
+    static let groups = [
         "kernel", "timers", "async", "record", "corpus", "replay", "fuzz", "until-bug", "memory",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
-    public func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
+    func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
         throws(CommandFailure) -> [BenchFigure]
     {
         var figures: [BenchFigure] = []

@@ -3,7 +3,9 @@ import SimCore
 import SimEngine
 
 extension StrategySpec: ExpressibleByArgument {
+    /// Parses `--strategy`'s value as `StrategySpec(parsing:)` does (nil for an unknown strategy).
     public init?(argument: String) { self.init(parsing: argument) }
+    /// Shell completion offers the strategy kinds.
     public static var defaultCompletionKind: CompletionKind { .list(Kind.allCases.map(\.rawValue)) }
 }
 
@@ -25,20 +27,4 @@ enum StrategyArgument {
     /// Help text for the option.
     static let help = ArgumentHelp(
         "The strategy: \(StrategySpec.names).", valueName: "strategy")
-}
-
-/// Quotes a path for the shell when it needs it (the printed replay commands are meant to be pasted).
-func shellQuoted(_ text: String) -> String {
-    let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:".contains($0) }
-    return safe ? text : "'" + text.replacingAll("'", with: "'\\''") + "'"
-}
-
-extension String {
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
-    }
 }

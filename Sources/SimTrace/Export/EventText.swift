@@ -2,10 +2,13 @@ import SimCore
 
 /// Renders events for people (the text timeline of `Timeline`, divergence reports): `12.5ms  main  txn.commit input  phase=input count=2`.
 public struct EventText {
+    /// The text of an interned symbol (the trace's symbol table).
     public let text: (Symbol) -> String
 
+    /// A renderer that looks symbols up with `text`.
     public init(text: @escaping (Symbol) -> String) { self.text = text }
 
+    /// The event's fields as `key=value` pairs separated by spaces, text quoted when it needs it.
     public func fields(_ event: Event) -> String {
         event.fields.map { field in
             let value: String

@@ -9,8 +9,10 @@ public final class MemoryExportSink: ExportSink {
     /// Every line written, in order.
     public private(set) var lines: [String] = []
 
+    /// An empty sink.
     public init() {}
 
+    /// Keeps `text` as the next line.
     public func line(_ text: String) throws(TraceError) { lines.append(text) }
 
     /// The lines joined with newlines, as a file would hold them.
@@ -30,6 +32,7 @@ public final class FileExportSink: ExportSink {
         buffer.reserveCapacity(Self.flushSize + 4096)
     }
 
+    /// Buffers `text` and a newline, writing the buffer out once it reaches 64 KiB.
     public func line(_ text: String) throws(TraceError) {
         buffer.append(contentsOf: text.utf8)
         buffer.append(0x0A)

@@ -20,6 +20,7 @@ public struct JSONLinesExporter {
     /// The schema name and version written on the first line.
     public static let schema = "simrun.jsonl/1"
 
+    /// The trace being exported, read once from its current position.
     public let reader: TraceReader
 
     /// Exports the trace `reader` is positioned at the start of.

@@ -16,6 +16,7 @@ import SimCore
 /// past `maxBufferedLines`), and flows find their cause in a window of the last `causeWindow` events
 /// (older causes are counted in `otherData.flowsOmitted`, not drawn).
 public struct PerfettoExporter {
+    /// The trace being exported, read once from its current position.
     public let reader: TraceReader
     /// Child lines a job holds before its slice is closed and continued.
     public var maxBufferedLines = 4_096

@@ -1,0 +1,168 @@
+import SimCore
+import SimEngine
+import SimTrace
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What one `explore` call ran and, when a schedule failed, where its shrunk trace is.
+public struct Exploration: Sendable {
+    /// A failure found by `explore`: its verdict, the seed that found it, and its saved trace.
+    public struct Failure: Sendable {
+        /// The verdict of the shrunk schedule (the same oracle as the one found).
+        public var verdict: Verdict
+        /// The first seed whose schedule failed.
+        public var seed: UInt64
+        /// Absolute path of the saved (shrunk, when shrinking succeeded) trace.
+        public var tracePath: String
+        /// Decisions in the schedule as found and as saved (equal when it could not be shrunk).
+        public var decisions: (found: Int, saved: Int)
+        /// The command line that replays the saved trace.
+        public var replayCommand: String
+    }
+
+    /// Schedules run.
+    public var schedules: Int
+    /// The first failure (lowest seed), or nil when every schedule passed.
+    public var failure: Failure?
+    /// True when the strategy ran out of schedules (dfs) before the seeds or time did.
+    public var exhausted: Bool
+}
+
+/// Explores `scenario` from a test: runs `seeds` (or, given `seconds`, as many seeds as fit that
+/// wall-clock budget) under `strategy` on `variant`, and on the first failure shrinks it, saves the
+/// trace under `failureDirectory`, attaches it to the test and records one `Issue` with the verdict
+/// line, the trace's path and the `replay` command that reproduces it.
+///
+/// - Parameters:
+///   - scenario: the scenario to run.
+///   - variant: the variant to run (default: the scenario's first).
+///   - strategy: a strategy as the command line spells it (`fifo`, `random`, `pct:depth=3`, `dfs`, …).
+///   - seeds: the seeds to run; a seed's schedule depends only on it and the strategy.
+///   - seconds: run for this many wall-clock seconds instead, from `seeds.lowerBound` on.
+///   - jobs: threads running schedules; the first failure found does not depend on it.
+///   - failureDirectory: where the failing trace is saved (relative to the current directory, which is
+///     the package root under `swift test`).
+///   - programName: the executable that knows `scenario`, for the printed replay command (`simrun`
+///     for the built-in scenarios, your own `SimRun.main` executable for yours).
+///   - sourceLocation: where the issue is reported (the caller, by default).
+/// - Returns: what ran; the test has already failed when `failure` is set.
+@discardableResult
+public func explore(
+    _ scenario: Scenario, variant: String? = nil, strategy: String = "pct", seeds: Range<UInt64> = 0..<1_000,
+    seconds: Double? = nil, jobs: Int = 1, failureDirectory: String = "simrun-failures",
+    programName: String = "simrun", sourceLocation: SourceLocation = #_sourceLocation
+) -> Exploration {
+    var empty = Exploration(schedules: 0, failure: nil, exhausted: false)
+    guard let spec = StrategySpec(parsing: strategy) else {
+        Issue.record("unknown strategy '\(strategy)' (known: \(StrategySpec.names))", sourceLocation: sourceLocation)
+        return empty
+    }
+    let chosen = variant ?? scenario.defaultVariant
+    guard scenario.hasVariant(chosen) else {
+        let names = scenario.variants.map(\.name).joined(separator: ", ")
+        Issue.record(
+            "scenario '\(scenario.name)' has no variant '\(chosen)' (variants: \(names))",
+            sourceLocation: sourceLocation)
+        return empty
+    }
+    if let reason = TraceCorpus.cannotRunHere(scenario) {
+        Issue.record(
+            Comment(rawValue: "\(reason): explore it with `\(programName) fuzz \(scenario.name)`"),
+            sourceLocation: sourceLocation)
+        return empty
+    }
+    let plan = RunPlan(scenario: scenario, variant: chosen, strategy: spec)
+    let report = Fuzzer(plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs)).run()
+    empty.schedules = report.schedules
+    empty.exhausted = report.exhausted
+    if report.schedules == 0 {
+        Issue.record(
+            "explored \(scenario.name)/\(chosen) and ran no schedule (seeds \(seeds))", sourceLocation: sourceLocation)
+        return empty
+    }
+    guard let finding = report.findings.min(by: { $0.seed < $1.seed }) else { return empty }
+    do {
+        let failure = try save(finding, plan: plan, strategy: spec, in: failureDirectory, programName: programName)
+        empty.failure = failure
+        attach(failure.tracePath, sourceLocation: sourceLocation)
+        var lines = [
+            "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(spec)): \(failure.verdict)",
+            "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
+            "  replay: \(failure.replayCommand)",
+        ]
+        if scenario.hasVariant("fixed") && chosen != "fixed" {
+            lines.append("  fixed:  \(failure.replayCommand) --variant fixed")
+        }
+        Issue.record(Comment(rawValue: lines.joined(separator: "\n")), sourceLocation: sourceLocation)
+    } catch {
+        Issue.record(
+            "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.verdict); the trace could not be saved: \(error)",
+            sourceLocation: sourceLocation)
+    }
+    return empty
+}
+
+/// Shrinks a finding in this process, records it, and checks that the saved file replays identically.
+private func save(
+    _ finding: Fuzzer.Finding, plan: RunPlan, strategy: StrategySpec, in directory: String, programName: String
+) throws(CommandFailure) -> Exploration.Failure {
+    try ensureDirectory(directory)
+    let name = "\(plan.scenario.name)-\(plan.variant)-\(fileNameSlug(finding.signature.oracle)).simtrace"
+    let path = absolute(directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+    let shrunk = Shrinker(plan: plan, seed: finding.seed, target: finding.signature).shrink(finding.tape)
+    let tape = shrunk?.tape ?? finding.tape
+    let result = try Recorder.record(
+        plan: plan, seed: finding.seed, tape: tape, strategyName: strategy.description, to: path,
+        options: [("foundAtSeed", String(finding.seed)), ("shrunk", shrunk == nil ? "false" : "true")])
+    let input = try TraceInput(path: path)
+    let check = try TraceReplayer(input: input, plan: plan).replayComparing()
+    if let divergence = check.divergence {
+        throw CommandFailure(
+            ExitStatus.failure,
+            "\(path) does not replay identically (is the scenario deterministic?):\n"
+                + divergence.joined(separator: "\n"))
+    }
+    return Exploration.Failure(
+        verdict: result.verdict, seed: finding.seed, tracePath: path,
+        decisions: (finding.tape.count, result.tape.count),
+        replayCommand: "\(programName) replay \(shellQuoted(path))")
+}
+
+/// Attaches the trace file to the current test (Swift Testing keeps it with the test's results when
+/// run with attachments enabled, e.g. `swift test --attachments-path DIR`).
+func attach(_ path: String, sourceLocation: SourceLocation) {
+    guard let bytes = readBytes(path) else {
+        Issue.record("cannot read \(path) to attach it", sourceLocation: sourceLocation)
+        return
+    }
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    Attachment.record(bytes, named: name, sourceLocation: sourceLocation)
+}
+
+/// The whole file, or nil when it cannot be read.
+private func readBytes(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count > 0 { bytes += buffer[0..<count] }
+        if count < buffer.count { return ferror(file) == 0 ? bytes : nil }
+    }
+}
+
+/// `path` made absolute against the current directory, so the printed command works from anywhere.
+private func absolute(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    guard let cwd = getcwd(nil, 0) else { return path }
+    defer { free(cwd) }
+    return String(cString: cwd) + "/" + path
+}
