@@ -59,5 +59,18 @@ enum TraceCorpus {
         let plan = try input.plan(in: TraceCorpus.catalog, variant: "fixed")
         let outcome = TraceReplayer(input: input, plan: plan).replayForVerdict()
         #expect(outcome.result.verdict == .pass, "\(name) on fixed: \(outcome.result.verdict)")
+        #expect(outcome.scheduleProblem == nil, "\(name): \(outcome.scheduleProblem ?? "")")
+        if outcome.isConclusive { return }
+        // Inconclusive is a failure — a pass on a schedule whose races never happened tested
+        // nothing — with one exception that is checked, not assumed: a fix that removes the race
+        // itself (the fixed code runs the overtaken job first, always). Then the
+        // replay cannot test the fix, and a campaign on the fixed variant must.
+        let racesRemoved = outcome.unfollowed.allSatisfy { $0.reason == .ordered }
+        #expect(racesRemoved, "\(name) on fixed: inconclusive — \(outcome.tally.line); \(outcome.notes)")
+        guard racesRemoved else { return }
+        var campaign = plan
+        campaign.strategy = StrategySpec(kind: .pct)
+        let report = Fuzzer(plan: campaign, configuration: Fuzzer.Configuration(seeds: 0..<500, jobs: 1)).run()
+        #expect(report.failures == 0, "\(name): the fixed variant, which removes the race, fails elsewhere")
     }
 }

@@ -21,8 +21,10 @@ package struct CrashReplay {
         let title = "\(header.scenario)/\(plan.variant) seed \(header.seed)"
         let path = DeterminismCheck.temporaryTracePath("replay")
         defer { unlink(path) }
-        let again = try IsolatedRecording(scenario: header.scenario, variant: plan.variant, strategy: header.strategy)
-            .record(seed: header.seed, tapeFrom: input.path, to: path)
+        let again = try IsolatedRecording(
+            scenario: header.scenario, variant: plan.variant, strategy: header.strategy, noise: plan.noise
+        )
+        .record(seed: header.seed, tapeFrom: input.path, to: path)
         let recorded = input.footer?.verdict.message ?? ""
         if plan.variant != header.variant {
             let what =

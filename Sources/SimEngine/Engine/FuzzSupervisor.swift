@@ -271,6 +271,7 @@ package struct FuzzSupervisor {
             arguments += ["--first-index", String(resume.lowerBound), "--chunk-end", String(resume.upperBound)]
         }
         if config.keepGoing { arguments.append("--keep-going") }
+        if plan.noise > 0 { arguments += ["--noise", String(plan.noise)] }
         if let prefix = plan.prefix, let source = prefix.source {
             arguments += ["--from", source, "--keep", String(prefix.keep)]
         }

@@ -3,6 +3,9 @@ public enum ExitStatus {
     public static let ok: Int32 = 0
     /// A bug was found, an oracle failed, or a replay diverged.
     public static let failure: Int32 = 1
+    /// A replay on another variant could not follow a departure from `fifo` of the trace: the
+    /// recorded race never happened there, so its verdict says nothing (neither pass nor fail).
+    public static let inconclusive: Int32 = 2
     public static let usage: Int32 = 64
     public static let badTrace: Int32 = 65
     public static let missingInput: Int32 = 66

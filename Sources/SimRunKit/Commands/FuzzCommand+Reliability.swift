@@ -37,7 +37,7 @@ extension FuzzCommand {
         let suffix = number == 0 ? "" : "-\(number + 1)"
         let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-crashed\(suffix).simtrace"
         let recorded = try IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise
         ).record(seed: crash.seed, to: path)
         if recorded.crashed {
             console.out(

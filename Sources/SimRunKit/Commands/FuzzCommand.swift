@@ -25,10 +25,17 @@ struct FuzzCommand: CatalogCommand {
     @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
     @Flag(help: "Do not print the timeline of the first failure.") var noShow = false
+    @Option(
+        help:
+            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
+    ) var noise: Int?
 
     func validate() throws {
         guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
         if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
+        if let noise, !(0...RunPlan.maxNoise).contains(noise) {
+            throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
+        }
         try validateFrom()
     }
 

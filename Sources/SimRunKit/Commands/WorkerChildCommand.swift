@@ -33,6 +33,7 @@ struct WorkerChildCommand: CatalogCommand {
     @Option(help: "A trace whose first --keep decisions every run follows (fuzz --from).") var from: String?
     @Option var keep: Int = 0
     @Option(help: "The plan's step estimate, learned by the parent (no probe run here).") var estimatedSteps: Int?
+    @Option(help: "Noise lanes added to every run.") var noise: Int = 0
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // Stop when the parent is gone (a SIGKILL of `simrun fuzz` leaves no orphan running seeds);
@@ -45,8 +46,9 @@ struct WorkerChildCommand: CatalogCommand {
         let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
         let chosen = try context.catalog.variant(variant, of: found)
         var plan =
-            estimatedSteps.map { RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0) }
-            ?? RunPlan(scenario: found, variant: chosen, strategy: spec)
+            estimatedSteps.map {
+                RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
+            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
         if let from {
             plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
         }
