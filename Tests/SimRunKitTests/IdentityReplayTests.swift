@@ -129,3 +129,30 @@ private let racingFails = Scenario(
         #expect(strategy.unfollowedDeviations().isEmpty)
     }
 }
+
+/// A data decision decides the bug: `explain` names its site as `show` does.
+@Suite struct ExplainNamesSitesTests {
+    private static let choosing = Scenario(name: "slow-network", summary: "", variants: [.init("buggy", "")]) {
+        sim, _ in
+        sim.post(on: "main", "fetch") {
+            let delay = sim.choose(3, "net.delay")
+            sim.always("fast enough") { delay == 2 ? "the response took too long" : nil }
+        }
+    }
+
+    @Test func aDecisiveDataDecisionIsNamedBySite() throws {
+        let directory = try makeTemporaryDirectory("explain-site")
+        let path = directory.appendingPathComponent("slow.simtrace").path
+        let plan = RunPlan(scenario: Self.choosing, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let recorded = try Recorder.record(
+            plan: plan, seed: 0, strategy: GuidedStrategy(choices: [2]), strategyName: "random", to: path)
+        #expect(recorded.verdict.isFailure)
+        let console = Console(capturing: true)
+        let status = SimRun.run(
+            arguments: ["explain", path, "--runs", "20", "--jobs", "1"], scenarios: [Self.choosing], console: console)
+        #expect(status == 0, "\(console.capturedLines)")
+        let output = console.capturedOutput
+        #expect(output.contains("choose net.delay = 2 of 3"), "\(output)")
+        #expect(output.contains("The bug became certain at decision 1, choose net.delay = 2 of 3"), "\(output)")
+    }
+}

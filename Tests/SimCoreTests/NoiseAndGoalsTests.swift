@@ -1,0 +1,51 @@
+import SimCore
+import SimTestSupport
+import Testing
+
+@Suite struct NoiseAndGoalsTests {
+    @Test func aGoalReachedOnTheFailingStepCounts() {
+        let result = simulate { sim in
+            var flag = false
+            sim.sometimes("flag set") { flag }
+            sim.always("flag never set") { flag ? "the flag was set" : nil }
+            sim.post(on: "main", "set") { flag = true }
+        }
+        #expect(result.verdict.isFailure)
+        #expect(result.reachedGoals == ["flag set"])
+    }
+
+    @Test func noiseLanesTickWhileTheScenarioWorksAndStopWithIt() {
+        // One scenario job now and one 5 ms later: the noise ticks beside the first, waits for the
+        // timer (racing it at its deadline), and stops once the scenario has nothing left.
+        let scenario = Scenario(name: "two-jobs", summary: "", variants: [.init("only", "")]) { sim, _ in
+            sim.post(on: "main", "first") {}
+            sim.after(.milliseconds(5), on: sim.lane("main"), "second") {}
+        }
+        let sink = MemorySink()
+        let result = scenario.withNoise(lanes: 2).run(variant: "only", seed: 0, strategy: FIFOStrategy(), sink: sink)
+        #expect(result.verdict == .pass)
+        let picks = sink.events.filter { sink.text($0.kind) == "sched.pick" }
+        let noise = picks.filter { sink.text($0.lane).hasPrefix("noise.") }
+        #expect(Set(noise.map { sink.text($0.lane) }) == ["noise.1", "noise.2"])
+        #expect(noise.contains { $0.time == 5_000_000 }, "a tick races the scenario's timer at its deadline")
+        #expect(picks.last.map { sink.text($0.lane) }.map { $0.hasPrefix("noise.") } == true)
+        #expect(result.endTime == 5_000_000, "noise never keeps the run going past the scenario")
+    }
+
+    @Test func noiseIsBoundedEvenWhenAStrategyFavoursIt() {
+        // A strategy that always picks the last ready job (a noise lane, listed after the scenario's):
+        // the noise lanes run out of ticks and the scenario still finishes within its limits.
+        final class LastReady: Strategy {
+            var description: String { "last" }
+            func start(seed: UInt64, symbols: SymbolTable) {}
+            func pick(_ ready: ReadySet) -> Int { ready.count - 1 }
+            func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int { 0 }
+        }
+        let scenario = Scenario(name: "busy", summary: "", variants: [.init("only", "")]) { sim, _ in
+            for _ in 0..<20 { sim.post(on: "main", "work") {} }
+        }
+        let result = scenario.withNoise(lanes: 3).run(variant: "only", seed: 0, strategy: LastReady())
+        #expect(result.verdict == .pass)
+        #expect(result.steps <= 20 + 3 * (2 * 20 + 16))
+    }
+}
