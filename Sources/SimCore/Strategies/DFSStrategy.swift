@@ -1,24 +1,47 @@
-/// Exhaustive search over every schedule with at most `preemptionBound` preemptions (switching away
-/// from the lane that ran last while it still has a ready job), and over every data choice.
+/// Exhaustive search over every schedule with at most `preemptionBound` preemptions, and over every
+/// data choice.
 ///
-/// Stateless: each run replays a prefix of choices and extends it with defaults; `finish` moves to
-/// the next unexplored branch. `isExhausted` turns true when every schedule under the bound has run.
+/// A preemption here is any pick that leaves the default order — continue the lane that ran last,
+/// else take the oldest ready job (`fifo`): switching away from a lane that still has a ready job,
+/// as CHESS counts it, and also taking another job than `fifo` where no lane continues. CHESS gives
+/// that second kind away for free; here it would not be: background work (`--noise` lanes, any real
+/// app's timers and tasks) makes such points so common that the free tree alone outgrows any budget.
+///
+/// Iterative bounding, as CHESS does it: first the schedule with no preemption (and every data
+/// choice), then every one with at most 1, and so on up to the bound, so a bug needing one early
+/// preemption is found after a few hundred schedules, not after the whole tree under the deepest
+/// decisions. Each round walks its tree depth first; schedules with fewer preemptions run again in
+/// later rounds (their subtrees hold the new ones). `exhaustedRounds` says when each bound was
+/// exhausted; `isExhausted` turns true when the last one is.
+///
+/// Stateless between runs: each run replays a prefix of choices and extends it with defaults;
+/// `finish` moves to the next unexplored branch.
 public final class DFSStrategy: Strategy {
     struct Point {
         var rank: Int
         var count: Int
-        /// Whether the options other than rank 0 are preemptions.
+        /// Whether the options other than rank 0 are preemptions (every pick; no data choice).
         var preemptive: Bool
         /// Candidate indices in exploration order (rank 0 is the non-preempting, `fifo` choice).
         var order: [Int]
+    }
+
+    /// A bound whose every schedule has run, and the runs it had taken by then (all rounds so far).
+    public struct Round: Sendable, Hashable {
+        public var bound: Int
+        public var runs: Int
     }
 
     public let preemptionBound: Int
     public let maxRuns: Int
     private var path: [Point] = []
     private var depth = 0
+    /// The bound of the round being explored.
+    public private(set) var bound = 0
     public private(set) var runs = 0
     public private(set) var isExhausted = false
+    /// The rounds finished so far, in order of bound.
+    public private(set) var exhaustedRounds: [Round] = []
     public private(set) var notes: [String] = []
 
     public init(preemptionBound: Int = 2, maxRuns: Int = 1_000_000) {
@@ -61,7 +84,7 @@ public final class DFSStrategy: Strategy {
         order.reserveCapacity(ready.count)
         let bySeq = ready.indices.sorted { ready[$0].seq < ready[$1].seq }
         for index in bySeq where index != first { order.append(index) }
-        return next(count: ready.count, preemptive: ready.continuingIndex != nil, order: order)
+        return next(count: ready.count, preemptive: true, order: order)
     }
 
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
@@ -73,14 +96,19 @@ public final class DFSStrategy: Strategy {
         path.removeSubrange(min(depth, path.count)...)
         while let last = path.indices.last {
             let point = path[last]
-            let budgetLeft = preemptionBound - preemptionsBefore(last)
+            let budgetLeft = bound - preemptionsBefore(last)
             if point.rank + 1 < point.count && (!point.preemptive || budgetLeft >= 1) {
                 path[last].rank += 1
                 return
             }
             path.removeLast()
         }
-        isExhausted = true
+        exhaustedRounds.append(Round(bound: bound, runs: runs))
+        if bound < preemptionBound {
+            bound += 1
+        } else {
+            isExhausted = true
+        }
     }
 
     /// True when another run would explore a new schedule.

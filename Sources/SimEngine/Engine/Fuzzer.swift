@@ -46,6 +46,8 @@ public struct Fuzzer: Sendable {
         public var seconds: Double
         /// For `dfs`: the whole space under the bound was explored.
         public var exhausted: Bool
+        /// For `dfs`: each preemption bound whose schedules all ran, with the runs taken by then.
+        public var exhaustedRounds: [DFSStrategy.Round] = []
         public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
     }
 
@@ -137,6 +139,7 @@ public struct Fuzzer: Sendable {
         state.addGoals(goalCounts.counts)
         var report = state.report(plan: plan, keepGoing: true, seconds: (ContinuousClock.now - start).seconds)
         report.exhausted = strategy.isExhausted
+        report.exhaustedRounds = strategy.exhaustedRounds
         return report
     }
 }

@@ -121,6 +121,16 @@ struct FuzzCommand: CatalogCommand {
             "summary: \(report.schedules) schedules in \(String(format: report.seconds, decimals: 2))s (\(rate)/s), \(report.failures) failures, \(report.findings.count + crashes) distinct"
         if strategy.kind == .dfs { line += report.exhausted ? ", space exhausted" : ", space NOT exhausted" }
         console.out(line)
+        if strategy.kind == .dfs {
+            // Iterative bounding: say which bounds were exhausted, and when.
+            let rounds = report.exhaustedRounds.map { "≤\($0.bound) after \($0.runs)" }
+            let bound = strategy.parameter ?? 2
+            let open = report.exhausted ? "" : "; ≤\(report.exhaustedRounds.count) NOT exhausted"
+            if !report.exhausted || bound > 0 {
+                console.out(
+                    "  preemption bounds exhausted: \(rounds.isEmpty ? "none" : rounds.joined(separator: ", "))\(open)")
+            }
+        }
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
         }
