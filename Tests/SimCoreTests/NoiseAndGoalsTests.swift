@@ -49,3 +49,24 @@ import Testing
         #expect(result.steps <= 20 + 3 * (2 * 20 + 16))
     }
 }
+
+@Suite struct DelayHoldTests {
+    @Test func aDelayPassesTheFifoJobOverOnceOrHoldsItBackUntilNothingElseIsReady() {
+        // Delay at the first pick: `a.1` (fifo) is passed over for one other job, or held back
+        // behind every other job (its lane's second job waits behind it).
+        var orders = Set<[String]>()
+        for seed in UInt64(0)..<40 {
+            let log = OrderLog()
+            _ = simulate(seed: seed, strategy: DelayBoundedStrategy(delays: 1, estimatedSteps: 1)) { sim in
+                sim.post(on: "a", "job") { log.append("a.1") }
+                sim.post(on: "b", "job") { log.append("b.1") }
+                sim.post(on: "c", "job") { log.append("c.1") }
+                sim.post(on: "b", "job") { log.append("b.2") }
+            }
+            #expect(log.entries.first != "a.1", "the delayed job never runs first")
+            orders.insert(log.entries)
+        }
+        #expect(orders.contains(["b.1", "a.1", "c.1", "b.2"]) || orders.contains(["c.1", "a.1", "b.1", "b.2"]))
+        #expect(orders.contains(["b.1", "c.1", "b.2", "a.1"]), "held back until nothing else was ready")
+    }
+}

@@ -1,12 +1,32 @@
-/// Delay-bounded scheduling (Emmi, Qadeer, Rakamarić, POPL 2011): follow `fifo`, except at up to
-/// `delays` random steps, where the job `fifo` would take is passed over for another one.
+/// Delay-bounded scheduling (after Emmi, Qadeer, Rakamarić, POPL 2011): follow `fifo`, except at up
+/// to `delays` random steps, where the job `fifo` would take is delayed: held back until nothing
+/// else is ready (then the held jobs run, oldest first).
+///
+/// Holding the job back for good, rather than passing it over once for one random other job, is what
+/// makes one delay enough for a race in a busy run: background work (timers, tasks, `--noise` lanes)
+/// fills the ready set, and a single pass-over mostly lets an irrelevant job through, after which
+/// the delayed job is `fifo` again.
 public final class DelayBoundedStrategy: Strategy {
     public let delays: Int
     @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
     @exclusivity(unchecked) private var buggify = BuggifyPolicy()
     private var delayPoints: [Int] = []
     private var used = 0
+    /// Jobs delayed in this run (by identity): passed over while anything else is ready.
+    private var held: [Held] = []
     private(set) public var estimatedSteps: Int
+
+    private struct Held: Equatable {
+        var lane: Symbol
+        var label: Symbol
+        var ordinal: UInt32
+
+        init(_ candidate: Candidate) {
+            lane = candidate.lane
+            label = candidate.label
+            ordinal = candidate.ordinal
+        }
+    }
 
     public init(delays: Int = 2, estimatedSteps: Int = 64) {
         precondition(delays >= 0, "delay bound must not be negative")
@@ -21,6 +41,17 @@ public final class DelayBoundedStrategy: Strategy {
         buggify.start(&random)
         delayPoints = (0..<delays).map { _ in random.below(estimatedSteps) }.sorted()
         used = 0
+        held.removeAll(keepingCapacity: true)
+    }
+
+    /// The oldest ready job that is not held back, if any.
+    private func oldestFree(_ ready: ReadySet) -> Int? {
+        var best: Int?
+        for index in ready.indices where !held.contains(Held(ready[index])) {
+            if let current = best, ready[current].seq < ready[index].seq { continue }
+            best = index
+        }
+        return best
     }
 
     public func pick(_ ready: ReadySet) -> Int {
@@ -29,9 +60,18 @@ public final class DelayBoundedStrategy: Strategy {
             used += 1
             delayHere = true
         }
-        guard delayHere else { return ready.fifoIndex }
-        let other = random.below(ready.count - 1)
-        return other >= ready.fifoIndex ? other + 1 : other
+        guard delayHere || !held.isEmpty else { return ready.fifoIndex }
+        guard var choice = oldestFree(ready) else { return ready.fifoIndex }
+        if delayHere {
+            if random.chance(0.5) {
+                held.append(Held(ready[choice]))
+                choice = oldestFree(ready) ?? ready.fifoIndex
+            } else {
+                let other = random.below(ready.count - 1)
+                choice = other >= choice ? other + 1 : other
+            }
+        }
+        return choice
     }
 
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
