@@ -56,12 +56,16 @@ private let racingFails = Scenario(
         return path
     }
 
-    @Test func aDecisiveJobMissingOnTheOtherVariantIsInconclusiveNotAPass() throws {
-        let directory = try makeTemporaryDirectory("identity")
-        let trace = try failingTrace(in: directory)
+    /// `simrun replay` of a fresh failing trace (on `variant`, or its own), with what it printed.
+    private func replay(on variant: String?) throws -> (status: Int32, console: Console) {
+        let trace = try failingTrace(in: try makeTemporaryDirectory("identity"))
         let console = Console(capturing: true)
-        let status = SimRun.run(
-            arguments: ["replay", trace, "--variant", "gone"], scenarios: [racingFails], console: console)
+        let arguments = ["replay", trace] + (variant.map { ["--variant", $0] } ?? [])
+        return (SimRun.run(arguments: arguments, scenarios: [racingFails], console: console), console)
+    }
+
+    @Test func aDecisiveJobMissingOnTheOtherVariantIsInconclusiveNotAPass() throws {
+        let (status, console) = try replay(on: "gone")
         #expect(status == ExitStatus.inconclusive)
         let output = console.capturedOutput
         #expect(output.contains("followed 0 of 1 decisions (0 of 1 non-fifo)"), "\(output)")
@@ -77,22 +81,14 @@ private let racingFails = Scenario(
     }
 
     @Test func aMissingOvertakingJobIsInconclusiveToo() throws {
-        let directory = try makeTemporaryDirectory("identity")
-        let trace = try failingTrace(in: directory)
-        let console = Console(capturing: true)
-        let status = SimRun.run(
-            arguments: ["replay", trace, "--variant", "noread"], scenarios: [racingFails], console: console)
+        let (status, console) = try replay(on: "noread")
         #expect(status == ExitStatus.inconclusive)
         #expect(console.capturedOutput.contains("inconclusive: decision 1 (b/b.read#1 before a/a.write#1)"))
         #expect(console.capturedOutput.contains("followed 0 of 1 decisions (0 of 1 non-fifo)"))
     }
 
     @Test func unrelatedJobsShiftPositionsButTheRaceIsStillFollowed() throws {
-        let directory = try makeTemporaryDirectory("identity")
-        let trace = try failingTrace(in: directory)
-        let console = Console(capturing: true)
-        let status = SimRun.run(
-            arguments: ["replay", trace, "--variant", "extra"], scenarios: [racingFails], console: console)
+        let (status, console) = try replay(on: "extra")
         // `extra` does not fail (its oracle is off) but the recorded race happened: a conclusive pass.
         #expect(status == ExitStatus.ok, "\(console.capturedLines)")
         #expect(
@@ -101,10 +97,7 @@ private let racingFails = Scenario(
     }
 
     @Test func aReplayOnItsOwnVariantSaysHowMuchItFollowed() throws {
-        let directory = try makeTemporaryDirectory("identity")
-        let trace = try failingTrace(in: directory)
-        let console = Console(capturing: true)
-        let status = SimRun.run(arguments: ["replay", trace], scenarios: [racingFails], console: console)
+        let (status, console) = try replay(on: nil)
         #expect(status == ExitStatus.ok)
         #expect(console.capturedOutput.contains("followed 1 of 1 decisions (all 1 non-fifo)"))
     }

@@ -12,6 +12,7 @@ public struct Schedule: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         /// 1-based position in the recorded tape, as `show` numbers decisions.
         public var number: Int
+        /// What kind of choice it was.
         public var kind: DecisionKind
         /// For a pick, the job taken; for a data decision, the site (as `label`, lane empty) and the
         /// how-many-th asking of that site it was (as `ordinal`, from 1).
@@ -23,11 +24,14 @@ public struct Schedule: Sendable, Hashable {
         /// For a departing pick (when the schedule was observed for shrinking), every ready job, oldest
         /// first: the alternatives the shrinker may try instead.
         public var ready: [JobKey]
+        /// The option taken (the index among the ready jobs, or the data value).
         public var chosen: UInt32
+        /// How many options there were.
         public var count: UInt32
         /// The decision departs from `fifo` (a pick ahead of older jobs, a data value other than 0).
         public var isDeviation: Bool
 
+        /// An entry as the observer writes it.
         public init(
             number: Int, kind: DecisionKind, job: JobKey, fifo: JobKey? = nil, overtaken: [JobKey] = [],
             ready: [JobKey] = [], chosen: UInt32, count: UInt32, isDeviation: Bool
@@ -55,10 +59,12 @@ public struct Schedule: Sendable, Hashable {
         }
     }
 
+    /// The decisions, in the order the recorded run made them.
     public var entries: [Entry]
     /// Every job the recorded run ran, when known: a replay counts the jobs it ran outside it.
     public var jobs: Set<JobKey>?
 
+    /// A schedule of `entries`, knowing the recorded run's `jobs` when given.
     public init(entries: [Entry] = [], jobs: Set<JobKey>? = nil) {
         self.entries = entries
         self.jobs = jobs

@@ -3,6 +3,7 @@
 /// and that site's ordinal. How a positional tape becomes an identity-keyed schedule (re-run it on
 /// the code that recorded it through this observer), and how the shrinker reads each candidate run.
 public final class ScheduleObserver: Strategy {
+    /// The strategy that makes the choices.
     public let inner: any Strategy
     /// Also keep every ready job of a departing pick (the alternatives the shrinker tries).
     public let keepsReadySets: Bool
@@ -14,6 +15,7 @@ public final class ScheduleObserver: Strategy {
     private var symbols = SymbolTable()
     private var siteCounts: [String: UInt32] = [:]
 
+    /// Observes `inner`; `keepsReadySets` for the shrinker.
     public init(_ inner: any Strategy, keepsReadySets: Bool = false) {
         self.inner = inner
         self.keepsReadySets = keepsReadySets

@@ -12,6 +12,7 @@
 /// never existed, or never met the job it overtook) is listed in `notes` and `unfollowedDeviations`.
 /// On the code that recorded it, a schedule is followed exactly and reproduces the run.
 public final class ScheduleStrategy: Strategy {
+    /// The schedule followed.
     public let schedule: Schedule
     /// Departing picks by the job they took (first entry wins).
     private let departures: [JobKey: Int]
@@ -30,6 +31,7 @@ public final class ScheduleStrategy: Strategy {
     private var departuresLeft = 0
     /// Which entries of the schedule the last run followed.
     public private(set) var followed: [Bool] = []
+    /// The departures the last run could not follow, and why (at most 20).
     public private(set) var notes: [String] = []
 
     struct DataKey: Hashable {
@@ -38,6 +40,7 @@ public final class ScheduleStrategy: Strategy {
         var ordinal: UInt32
     }
 
+    /// Follows `schedule` in every run it is used for.
     public init(schedule: Schedule) {
         self.schedule = schedule
         var departures: [JobKey: Int] = [:]
@@ -141,6 +144,7 @@ public final class ScheduleStrategy: Strategy {
 
     /// A departure of the schedule that a run could not follow, and what the run saw of it.
     public struct Unfollowed: Sendable, Hashable {
+        /// What the run saw of the departure's job.
         public enum Reason: Sendable, Hashable {
             /// Its job never ran (or, without a `JobLedger`, was never one of several ready jobs).
             case missing
@@ -154,7 +158,9 @@ public final class ScheduleStrategy: Strategy {
             case siteDiffers
         }
 
+        /// The departure.
         public var entry: Schedule.Entry
+        /// Why it could not be followed.
         public var reason: Reason
 
         /// Why, in words.
@@ -203,13 +209,18 @@ public final class ScheduleStrategy: Strategy {
 
 /// How much of a recorded schedule a replay followed.
 public struct ScheduleTally: Sendable, Hashable {
+    /// Decisions of the recording.
     public var decisions = 0
+    /// Of those, the ones the replay followed.
     public var followed = 0
+    /// Decisions of the recording that depart from `fifo`.
     public var deviations = 0
+    /// Of those, the ones the replay followed.
     public var followedDeviations = 0
     /// Jobs that ran and were not in the recorded run (nil when not counted).
     public var unknownJobs: Int?
 
+    /// A tally of the given counts.
     public init(
         decisions: Int = 0, followed: Int = 0, deviations: Int = 0, followedDeviations: Int = 0, unknownJobs: Int? = nil
     ) {
