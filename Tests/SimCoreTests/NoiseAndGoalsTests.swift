@@ -2,6 +2,14 @@ import SimCore
 import SimTestSupport
 import Testing
 
+/// Always picks the last ready job: a noise lane, listed after the scenario's lanes.
+private final class LastReady: Strategy {
+    var description: String { "last" }
+    func start(seed: UInt64, symbols: SymbolTable) {}
+    func pick(_ ready: ReadySet) -> Int { ready.count - 1 }
+    func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int { 0 }
+}
+
 @Suite struct NoiseAndGoalsTests {
     @Test func aGoalReachedOnTheFailingStepCounts() {
         let result = simulate { sim in
@@ -32,15 +40,20 @@ import Testing
         #expect(result.endTime == 5_000_000, "noise never keeps the run going past the scenario")
     }
 
+    @Test func aNoiseLanePostsAtMostItsTicks() {
+        let sink = MemorySink()
+        // Favoured by the strategy, the lane would tick while `main` has work; it stops at 2.
+        _ = simulate(strategy: LastReady(), sink: sink) { sim in
+            for _ in 0..<10 { sim.post(on: "main", "work") {} }
+            sim.addNoise(lanes: 1, ticks: 2)
+        }
+        let ticks = sink.events.filter { sink.text($0.kind) == "sched.pick" && sink.text($0.lane) == "noise.1" }
+        #expect(ticks.count == 2)
+    }
+
     @Test func noiseIsBoundedEvenWhenAStrategyFavoursIt() {
         // A strategy that always picks the last ready job (a noise lane, listed after the scenario's):
         // the noise lanes run out of ticks and the scenario still finishes within its limits.
-        final class LastReady: Strategy {
-            var description: String { "last" }
-            func start(seed: UInt64, symbols: SymbolTable) {}
-            func pick(_ ready: ReadySet) -> Int { ready.count - 1 }
-            func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int { 0 }
-        }
         let scenario = Scenario(name: "busy", summary: "", variants: [.init("only", "")]) { sim, _ in
             for _ in 0..<20 { sim.post(on: "main", "work") {} }
         }

@@ -110,6 +110,8 @@ private let racingFails = Scenario(
         var schedule = observer.schedule
         schedule.jobs = ledger.jobs.union(observer.offered)
         #expect(schedule.entries.count == 1)
+        #expect(schedule.deviations == [0])
+        #expect(schedule.keeping([]).entries.isEmpty && schedule.keeping([0]) == schedule)
         #expect(schedule.entries[0].summary == "b/b.read#1 before a/a.write#1")
         // On `extra` the two c.other jobs are new: they run where they become ready, then the race
         // goes as recorded although every position moved.
