@@ -115,19 +115,26 @@ func order(seed: UInt64, _ strategy: any Strategy) -> [String] {
     }
 
     @Test func dfsEnumeratesDataChoicesToo() {
-        let strategy = DFSStrategy(preemptionBound: 0)
-        var values = Set<[Int]>()
-        while strategy.hasMore {
-            var picked: [Int] = []
-            _ = simulate(strategy: strategy) { sim in
-                sim.post(on: "main", "choose") {
-                    picked.append(sim.choose(3, "first"))
-                    picked.append(sim.choose(2, "second"))
+        // Non-default data values are bounded apart from preemptions: bound 0 keeps the defaults,
+        // bound 1 one non-default value at a time, bound 2 every combination of the two sites.
+        func values(bound: Int) -> Set<[Int]> {
+            let strategy = DFSStrategy(preemptionBound: bound)
+            var values = Set<[Int]>()
+            while strategy.hasMore {
+                var picked: [Int] = []
+                _ = simulate(strategy: strategy) { sim in
+                    sim.post(on: "main", "choose") {
+                        picked.append(sim.choose(3, "first"))
+                        picked.append(sim.choose(2, "second"))
+                    }
                 }
+                values.insert(picked)
             }
-            values.insert(picked)
+            return values
         }
-        #expect(values.count == 6)
+        #expect(values(bound: 0) == [[0, 0]])
+        #expect(values(bound: 1) == [[0, 0], [1, 0], [2, 0], [0, 1]])
+        #expect(values(bound: 2).count == 6)
     }
 
     @Test func replayFollowsATapeByJobIdentity() {

@@ -1,18 +1,20 @@
-/// Exhaustive search over every schedule with at most `preemptionBound` preemptions, and over every
-/// data choice.
+/// Exhaustive search over every schedule with at most `preemptionBound` preemptions and at most as
+/// many non-default data values.
 ///
 /// A preemption here is any pick that leaves the default order — continue the lane that ran last,
 /// else take the oldest ready job (`fifo`): switching away from a lane that still has a ready job,
 /// as CHESS counts it, and also taking another job than `fifo` where no lane continues. CHESS gives
 /// that second kind away for free; here it would not be: background work (`--noise` lanes, any real
 /// app's timers and tasks) makes such points so common that the free tree alone outgrows any budget.
+/// Data choices (`choose`, `buggify`, `permute`) are bounded apart, by the same number, so a bug
+/// needing one fault and one preemption is in round 1.
 ///
-/// Iterative bounding, as CHESS does it: first the schedule with no preemption (and every data
-/// choice), then every one with at most 1, and so on up to the bound, so a bug needing one early
-/// preemption is found after a few hundred schedules, not after the whole tree under the deepest
-/// decisions. Each round walks its tree depth first; schedules with fewer preemptions run again in
-/// later rounds (their subtrees hold the new ones). `exhaustedRounds` says when each bound was
-/// exhausted; `isExhausted` turns true when the last one is.
+/// Iterative bounding, as CHESS does it: first the default schedule alone, then every one with at
+/// most 1 preemption (and 1 non-default value), and so on up to the bound, so a bug needing one early
+/// departure is found after a few hundred schedules, not after the whole tree under the deepest
+/// decisions. Each round walks its tree depth first; schedules of earlier rounds run again in later
+/// ones (their subtrees hold the new ones). `exhaustedRounds` says when each bound was exhausted;
+/// `isExhausted` turns true when the last one is.
 ///
 /// Stateless between runs: each run replays a prefix of choices and extends it with defaults;
 /// `finish` moves to the next unexplored branch.
@@ -20,7 +22,8 @@ public final class DFSStrategy: Strategy {
     struct Point {
         var rank: Int
         var count: Int
-        /// Whether the options other than rank 0 are preemptions (every pick; no data choice).
+        /// A pick (its options other than rank 0 are preemptions), or a data choice (its options
+        /// other than rank 0 are departures from the default value).
         var preemptive: Bool
         /// Candidate indices in exploration order (rank 0 is the non-preempting, `fifo` choice).
         var order: [Int]
@@ -58,9 +61,10 @@ public final class DFSStrategy: Strategy {
         notes.removeAll()
     }
 
-    private func preemptionsBefore(_ index: Int) -> Int {
+    /// Departures from the default before `index`, of picks (`preemptive`) or of data choices.
+    private func departuresBefore(_ index: Int, preemptive: Bool) -> Int {
         var total = 0
-        for point in path[..<index] where point.preemptive && point.rank > 0 { total += 1 }
+        for point in path[..<index] where point.preemptive == preemptive && point.rank > 0 { total += 1 }
         return total
     }
 
@@ -98,8 +102,9 @@ public final class DFSStrategy: Strategy {
         path.removeSubrange(min(depth, path.count)...)
         while let last = path.indices.last {
             let point = path[last]
-            let budgetLeft = bound - preemptionsBefore(last)
-            if point.rank + 1 < point.count && (!point.preemptive || budgetLeft >= 1) {
+            // Round `bound` allows that many preemptions and, apart, that many non-default data values.
+            let budgetLeft = bound - departuresBefore(last, preemptive: point.preemptive)
+            if point.rank + 1 < point.count && budgetLeft >= 1 {
                 path[last].rank += 1
                 return
             }
