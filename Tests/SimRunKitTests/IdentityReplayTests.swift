@@ -87,6 +87,13 @@ private let racingFails = Scenario(
         #expect(console.capturedOutput.contains("followed 0 of 1 decisions (0 of 1 non-fifo)"))
     }
 
+    @Test func theHelpDocumentsExitTwo() {
+        let (status, replayHelp) = simrun(["replay", "--help"])
+        #expect(status == 0)
+        #expect(replayHelp.contains("2 (inconclusive)"))
+        #expect(simrun(["--help"]).1.contains("2 replay inconclusive"))
+    }
+
     @Test func unrelatedJobsShiftPositionsButTheRaceIsStillFollowed() throws {
         let (status, console) = try replay(on: "extra")
         // `extra` does not fail (its oracle is off) but the recorded race happened: a conclusive pass.

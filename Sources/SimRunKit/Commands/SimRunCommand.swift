@@ -8,7 +8,7 @@ struct SimRunCommand: ParsableCommand {
         commandName: "simrun",
         abstract: "Deterministic simulation, fuzzing and replay of ordering bugs.",
         discussion: """
-            Exit codes: 0 ok, 1 bug found or replay diverged, 64 usage, 65 bad trace, 66 missing input, 130 interrupted.
+            Exit codes: 0 ok, 1 bug found or replay diverged, 2 replay inconclusive (a non-fifo decision could not be followed on the other variant), 64 usage, 65 bad trace, 66 missing input, 130 interrupted.
             """,
         subcommands: [
             ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
