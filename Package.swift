@@ -13,7 +13,12 @@ let package = Package(
         .library(name: "SimModels", targets: ["SimModels"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The process layer (SimEngine/Isolation), on Linux and macOS alike: children run to the end
+        // through swift-subprocess (without its Foundation trait), descriptors and Errno messages
+        // through swift-system.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -27,7 +32,14 @@ let package = Package(
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
         // The library behind the command line: campaigns, replay, shrink, explain, recording, child
         // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
-        .target(name: "SimEngine", dependencies: ["SimCore", "SimTrace"]),
+        .target(
+            name: "SimEngine",
+            dependencies: [
+                "SimCore", "SimTrace",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(
             name: "SimRunKit",
             dependencies: [
@@ -46,6 +58,10 @@ let package = Package(
         .testTarget(
             name: "SimScenariosTests",
             dependencies: ["SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
+            name: "SimEngineTests",
+            dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimRunKitTests",

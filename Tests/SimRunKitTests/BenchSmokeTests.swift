@@ -42,10 +42,9 @@ import Testing
 @Suite struct WorkerLineTests {
     @Test func aFailureLineGivesSeedSignatureAndDigest() {
         let line = ArraySlice(Array("fail 12 345 18446744073709551615 7".utf8))
-        let parsed = FuzzSupervisor.parseFailure(line)
-        #expect(parsed?.0 == 345)
-        #expect(parsed?.1 == UInt64.max)
-        #expect(parsed?.2 == 7)
+        #expect(FailureLine(parsing: line) == FailureLine(index: 12, seed: 345, signature: .max, digest: 7))
+        let printed = FailureLine(index: 1, seed: 2, signature: 3, digest: 4)
+        #expect(FailureLine(parsing: ArraySlice(Array(printed.text.utf8))) == printed)
     }
 
     @Test func malformedLinesAreIgnored() {
@@ -54,7 +53,7 @@ import Testing
             "fail 1 2 3 99999999999999999999",
             "fail  1 2 3 4", "fail 1 2 3 4 ",
         ] {
-            #expect(FuzzSupervisor.parseFailure(ArraySlice(Array(text.utf8))) == nil)
+            #expect(FailureLine(parsing: ArraySlice(Array(text.utf8))) == nil)
         }
     }
 }

@@ -3,6 +3,10 @@ import SimTrace
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `replay` of a trace whose run crashed: following its schedule traps again, so the replay runs in

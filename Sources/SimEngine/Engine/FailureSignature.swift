@@ -28,4 +28,8 @@ public struct FailureSignature: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { shape.isEmpty ? oracle : "\(oracle): \(shape)" }
+
+    /// A 64-bit name for the signature (a hash of `description`): what a worker process writes on
+    /// the shared board and what a `FindingsTable` is keyed by.
+    public var id: UInt64 { Digest.hash(text: description) }
 }

@@ -1,14 +1,27 @@
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+    import MachO  // _NSGetExecutablePath
 #endif
 
-/// A child process of this very executable (`/proc/self/exe`), so that a user's own binary built on
+/// A child process of this very executable, so that a user's own binary built on
 /// `SimRun.main(scenarios:)` re-runs itself with the same scenario catalog.
 ///
 /// Children isolate what can kill a process: a model that traps takes its child down, never the
 /// command the user ran.
+///
+/// Children run to the end go through swift-subprocess (`ChildProcess+Subprocess.swift`). This file
+/// is the one with `posix_spawn`, pipes and `poll` (POSIX, with the Linux/Darwin differences behind
+/// `#if`), for the fuzz workers, where swift-subprocess does not fit: a worker inherits the shared
+/// board on descriptor 3 (swift-subprocess 1.0.2 passes only stdin, stdout and stderr), and the
+/// supervisor multiplexes the pipes of many workers in one synchronous loop that also watches
+/// Ctrl-C and replaces dead workers (its API is `async`, one task per child).
 package struct ChildProcess {
     /// How a child ended.
     package enum Termination: Equatable, CustomStringConvertible {
@@ -36,14 +49,64 @@ package struct ChildProcess {
     }
 
     package let pid: pid_t
-    /// The read ends of the child's stdout and stderr (when captured).
-    package let stdoutFD: Int32
-    package let stderrFD: Int32
+    /// The read ends of the child's stdout and stderr, -1 once closed.
+    private var stdoutFD: Int32
+    private var stderrFD: Int32
 
-    /// The executable to re-run: this process's own binary.
-    package static let executable = "/proc/self/exe"
+    /// One of a child's captured output streams.
+    package enum Stream: Sendable { case stdout, stderr }
 
-    /// Set by `SimRun.main` only: then `/proc/self/exe` understands simrun's command line. A process
+    /// The streams not yet at end of file.
+    package var openStreams: [Stream] {
+        (stdoutFD >= 0 ? [.stdout] : []) + (stderrFD >= 0 ? [.stderr] : [])
+    }
+
+    /// The read end of `stream`'s pipe (-1 once closed).
+    package func descriptor(_ stream: Stream) -> Int32 { stream == .stdout ? stdoutFD : stderrFD }
+
+    /// Reads what `stream` has (call it when `waitForOutput` said so); closes the stream at end of
+    /// file or on an error, returning nothing.
+    package mutating func read(_ stream: Stream) -> ArraySlice<UInt8> {
+        let fd = descriptor(stream)
+        guard fd >= 0 else { return [] }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+        if count > 0 { return chunk[0..<count] }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
+        close(fd)
+        if stream == .stdout { stdoutFD = -1 } else { stderrFD = -1 }
+        return []
+    }
+
+    /// Waits up to `timeoutMilliseconds` for any of `streams` to have output (or end), and returns
+    /// those that do, with their owners.
+    package static func waitForOutput<Owner>(
+        _ streams: [(owner: Owner, stream: Stream, descriptor: Int32)], timeoutMilliseconds: Int32
+    ) -> [(Owner, Stream)] {
+        var fds = streams.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), timeoutMilliseconds) > 0 else { return [] }
+        return zip(streams, fds).compactMap { entry, polled in
+            polled.revents != 0 ? (entry.owner, entry.stream) : nil
+        }
+    }
+
+    /// The executable to re-run: this process's own binary (found once; immutable after).
+    package static let executable: String = {
+        #if os(Linux)
+            // The running binary even if its file was replaced or it was started by a relative path.
+            return "/proc/self/exe"
+        #elseif canImport(Darwin)
+            var size: UInt32 = 0
+            _ = _NSGetExecutablePath(nil, &size)
+            var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+            guard _NSGetExecutablePath(&buffer, &size) == 0 else { return CommandLine.arguments.first ?? "simrun" }
+            return String(cString: buffer)
+        #else
+            return CommandLine.arguments.first ?? "simrun"
+        #endif
+    }()
+
+    /// Set by `SimRun.main` only: then `executable` understands simrun's command line. A process
     /// that runs commands in-process (a test calling `SimRun.run`) is some other binary, which must
     /// never be re-executed with simrun arguments. Process-wide on purpose: it describes the process.
     private static let isSelfExecutable = Atomic<Bool>(false)
@@ -66,18 +129,24 @@ package struct ChildProcess {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot create a pipe for a child process: errno \(errno)")
+            throw CommandFailure(
+                ExitStatus.cannotWrite, "cannot create a pipe for a child process: \(Errno(rawValue: errno))")
         }
         // Only the dup2'd copies reach the child; other children must not hold these ends open.
         for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for (child, parent) in inherit { posix_spawn_file_actions_adddup2(&actions, parent, child) }
-        var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
@@ -87,8 +156,9 @@ package struct ChildProcess {
         defer { for pointer in argv { free(pointer) } }
         // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
         var environment = [strdup("SWIFT_BACKTRACE=enable=no")]
+        let inherited = Self.environment
         var index = 0
-        while let entry = environ[index] {
+        while let entry = inherited[index] {
             if !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { environment.append(strdup(entry)) }
             index += 1
         }
@@ -100,41 +170,10 @@ package struct ChildProcess {
         guard status == 0 else {
             close(outPipe[0])
             close(errPipe[0])
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot start a child process: errno \(status)")
+            throw CommandFailure(
+                ExitStatus.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
-    }
-
-    /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
-    package static func run(_ arguments: [String], timeoutSeconds: Double = 300) throws(CommandFailure) -> Output {
-        let child = try spawn(arguments)
-        var out: [UInt8] = []
-        var err: [UInt8] = []
-        var open = [child.stdoutFD, child.stderrFD]
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
-        var killed = false
-        while !open.isEmpty {
-            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 100)
-            for entry in fds where entry.revents != 0 {
-                var chunk = [UInt8](repeating: 0, count: 65_536)
-                let count = read(entry.fd, &chunk, chunk.count)
-                if count > 0 {
-                    if entry.fd == child.stdoutFD { out += chunk[0..<count] } else { err += chunk[0..<count] }
-                } else if count == 0 || errno != EINTR {
-                    close(entry.fd)
-                    open.removeAll { $0 == entry.fd }
-                }
-            }
-            if !killed && ContinuousClock.now > deadline {
-                kill(child.pid, SIGKILL)
-                killed = true
-            }
-        }
-        let termination = child.wait()
-        return Output(
-            termination: termination, stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// Waits for the child to end.
@@ -175,5 +214,21 @@ package struct ChildProcess {
             }
         }
         return nil
+    }
+}
+
+/// `read(2)`, named apart from `ChildProcess.read`.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+extension ChildProcess {
+    /// This process's environment (`environ`; Darwin hands it out through `_NSGetEnviron`).
+    package static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {
+        #if canImport(Darwin)
+            return _NSGetEnviron()!.pointee!
+        #else
+            return environ
+        #endif
     }
 }

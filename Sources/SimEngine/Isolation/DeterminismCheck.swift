@@ -3,6 +3,10 @@ import SimTrace
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Runs a schedule again in a new process and compares the events: a model that reads the wall

@@ -1,7 +1,13 @@
+import SimCore
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Control words shared by `simrun fuzz` and its worker processes through one mapped file: the stop
@@ -21,13 +27,15 @@ import Synchronization
 /// Header words: stop line, interrupt flag, next unclaimed seed index. Worker words: in flight
 /// (index + 1, 0 = none), runs, failures, failure slots used, the end of its current chunk, the
 /// goal counts, then `failureSlots` slots of (signature hash, first seed, its digest, occurrences).
-package final class WorkerBoard: @unchecked Sendable {
+package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     /// The descriptor number a worker child finds the board on (`simrun _worker` maps it).
     package static let childDescriptor: Int32 = 3
     /// The file descriptor children inherit (mapped again on their side).
     package let descriptor: Int32
     package let workers: Int
     package let goals: Int
+    /// Where a worker sends a failure that found no free slot (its stdout).
+    private let overflow: @Sendable (String) -> Void
     private let words: UnsafeMutablePointer<Atomic<UInt64>>
     private let count: Int
 
@@ -44,19 +52,27 @@ package final class WorkerBoard: @unchecked Sendable {
     package static func create(workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
         var template = Array("/tmp/simrun-board-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CommandFailure(ExitStatus.cannotWrite, "cannot create the fuzz control file") }
+        guard fd >= 0 else {
+            throw CommandFailure(
+                ExitStatus.cannotWrite, "cannot create the fuzz control file: \(Errno(rawValue: errno))")
+        }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        let board = try WorkerBoard(descriptor: fd, workers: workers, goals: goals, create: true)
+        let board = try WorkerBoard(descriptor: fd, workers: workers, goals: goals, create: true, overflow: { _ in })
         return board
     }
 
-    /// Maps the board a parent passed down as `descriptor`.
-    package static func attach(descriptor: Int32, workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
-        try WorkerBoard(descriptor: descriptor, workers: workers, goals: goals, create: false)
+    /// Maps the board a parent passed down as `descriptor`; failures past the slots go to `overflow`.
+    package static func attach(
+        descriptor: Int32, workers: Int, goals: Int, overflow: @escaping @Sendable (String) -> Void
+    ) throws(CommandFailure) -> WorkerBoard {
+        try WorkerBoard(descriptor: descriptor, workers: workers, goals: goals, create: false, overflow: overflow)
     }
 
-    private init(descriptor: Int32, workers: Int, goals: Int, create: Bool) throws(CommandFailure) {
+    private init(
+        descriptor: Int32, workers: Int, goals: Int, create: Bool, overflow: @escaping @Sendable (String) -> Void
+    ) throws(CommandFailure) {
         self.descriptor = descriptor
+        self.overflow = overflow
         self.workers = workers
         self.goals = goals
         // Rounded up to whole 64-byte lines.
@@ -64,11 +80,11 @@ package final class WorkerBoard: @unchecked Sendable {
         count = Self.header + workers * stride
         let bytes = count * 8
         if create && ftruncate(descriptor, off_t(bytes)) != 0 {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot size the fuzz control file: errno \(errno)")
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot size the fuzz control file: \(Errno(rawValue: errno))")
         }
         let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
         guard let mapped, mapped != MAP_FAILED else {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot map the fuzz control file: errno \(errno)")
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot map the fuzz control file: \(Errno(rawValue: errno))")
         }
         words = mapped.bindMemory(to: Atomic<UInt64>.self, capacity: count)
         if create {
@@ -79,30 +95,23 @@ package final class WorkerBoard: @unchecked Sendable {
 
     deinit { munmap(words, count * 8) }
 
+    /// Closes the parent's descriptor of the board once no more workers will be started.
+    package func closeDescriptor() { close(descriptor) }
+
     /// The lowest failing seed so far (`.max` when none): no worker starts a seed above it.
     package var stopSeed: UInt64 { words[0].load(ordering: .relaxed) }
 
-    /// Lowers the stop line (a compare-exchange loop, as `SharedState` does).
-    package func lowerStopSeed(to seed: UInt64) {
-        var current = words[0].load(ordering: .relaxed)
-        while seed < current {
-            let (exchanged, original) = words[0].compareExchange(expected: current, desired: seed, ordering: .relaxed)
-            if exchanged { return }
-            current = original
-        }
-    }
-
-    /// Seed indices a worker takes at a time (one atomic add per chunk).
-    package static let chunk: UInt64 = 64
+    package func lowerStopSeed(to seed: UInt64) { words[0].lowerStopLine(to: seed) }
 
     /// Claims the next chunk of seed indices for worker `w` and records where it ends (so that a
     /// replacement for a worker that died can finish it); nil when the index space is used up.
     package func claimChunk(_ worker: Int) -> Range<UInt64>? {
-        let start = words[2].wrappingAdd(Self.chunk, ordering: .relaxed).oldValue
-        let (end, overflow) = start.addingReportingOverflow(Self.chunk)
-        guard !overflow else { return nil }
-        words[Self.header + worker * stride + 4].store(end, ordering: .relaxed)
-        return start..<end
+        guard
+            let chunk = SeedSpace.chunk(
+                startingAt: words[2].wrappingAdd(SeedSpace.chunkSize, ordering: .relaxed).oldValue)
+        else { return nil }
+        words[Self.header + worker * stride + 4].store(chunk.upperBound, ordering: .relaxed)
+        return chunk
     }
 
     /// The end of worker `w`'s current chunk (exclusive).
@@ -124,27 +133,17 @@ package final class WorkerBoard: @unchecked Sendable {
     /// Runs completed by worker `w`, across its restarts.
     package func runs(_ worker: Int) -> Int { Int(words[Self.header + worker * stride + 1].load(ordering: .relaxed)) }
 
-    package func addRun(_ worker: Int, reached goalIndices: some Sequence<Int>) {
+    package func addRun(_ worker: Int, _ result: RunResult) {
         let base = Self.header + worker * stride
-        for goal in goalIndices where goal < goals { words[base + Self.goalBase + goal].add(1, ordering: .relaxed) }
+        GoalTally.forEachReached(in: result) { goal in
+            if goal < goals { words[base + Self.goalBase + goal].add(1, ordering: .relaxed) }
+        }
         words[base + 1].add(1, ordering: .relaxed)
     }
 
-    /// A failure found by a worker, as the board holds it.
-    package struct FailureSlot: Equatable {
-        package var signature: UInt64
-        /// The first (lowest) seed of this worker with this signature, and that run's digest.
-        package var seed: UInt64
-        package var digest: UInt64
-        package var occurrences: Int
-
-        package init(signature: UInt64, seed: UInt64, digest: UInt64, occurrences: Int) {
-            self.signature = signature
-            self.seed = seed
-            self.digest = digest
-            self.occurrences = occurrences
-        }
-    }
+    /// A failure as the board holds it: its signature, the worker's first (lowest) seed with it,
+    /// that run's digest, and the worker's occurrences.
+    package typealias FailureSlot = FindingsTable<RunEvidence>.Entry
 
     /// Failing runs counted by worker `w`, across its restarts.
     package func failures(_ worker: Int) -> Int {
@@ -162,33 +161,36 @@ package final class WorkerBoard: @unchecked Sendable {
             let at = base + slotBase + slot * Self.slotWords
             return FailureSlot(
                 signature: words[at].load(ordering: .relaxed), seed: words[at + 1].load(ordering: .relaxed),
-                digest: words[at + 2].load(ordering: .relaxed), occurrences: Int(words[at + 3].load(ordering: .relaxed))
-            )
+                evidence: .failed(digest: words[at + 2].load(ordering: .relaxed)),
+                occurrences: Int(words[at + 3].load(ordering: .relaxed)))
         }
     }
 
-    /// Records a failing run of worker `w`: counts it, and adds one occurrence to its signature's slot
-    /// (`slot`, from `FailureSlots`), or fills in slot `slot` when it is new. Seeds of one worker only
-    /// grow, so a slot's first seed is the worker's lowest with that signature.
-    package func addFailure(_ worker: Int, slot: Int, isNew: Bool, signature: UInt64, seed: UInt64, digest: UInt64) {
-        precondition(slot >= 0 && slot < Self.failureSlots, "failure slot \(slot) out of range")
+    /// Records a failing run of worker `w`: counts it, and adds one occurrence to its signature's slot,
+    /// or fills in the next free slot when the signature is new. Only worker `w` writes its slots, so
+    /// looking for the signature and then writing is race-free; seeds of one worker only grow, so a
+    /// slot's first seed is the worker's lowest with that signature. When every slot is taken by
+    /// other signatures, the failure goes to `overflow` as a `FailureLine`.
+    package func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64) {
         let base = Self.header + worker * stride
-        let at = base + slotBase + slot * Self.slotWords
-        if isNew {
-            words[at].store(signature, ordering: .relaxed)
-            words[at + 1].store(seed, ordering: .relaxed)
-            words[at + 2].store(digest, ordering: .relaxed)
-            words[at + 3].store(1, ordering: .relaxed)
-            words[base + 3].store(UInt64(slot + 1), ordering: .releasing)
-        } else {
-            words[at + 3].add(1, ordering: .relaxed)
-        }
+        let used = min(Int(words[base + 3].load(ordering: .relaxed)), Self.failureSlots)
         words[base + 2].add(1, ordering: .relaxed)
-    }
-
-    /// Counts a failing run of worker `w` whose signature found no free slot (it is printed instead).
-    package func countFailure(_ worker: Int) {
-        words[Self.header + worker * stride + 2].add(1, ordering: .relaxed)
+        for slot in 0..<used where words[base + slotBase + slot * Self.slotWords].load(ordering: .relaxed) == signature
+        {
+            words[base + slotBase + slot * Self.slotWords + 3].add(1, ordering: .relaxed)
+            return
+        }
+        guard used < Self.failureSlots else {
+            overflow(FailureLine(index: index, seed: seed, signature: signature, digest: digest).text)
+            return
+        }
+        let at = base + slotBase + used * Self.slotWords
+        words[at].store(signature, ordering: .relaxed)
+        words[at + 1].store(seed, ordering: .relaxed)
+        words[at + 2].store(digest, ordering: .relaxed)
+        words[at + 3].store(1, ordering: .relaxed)
+        // Release: a reader that sees the count sees the slot filled in.
+        words[base + 3].store(UInt64(used + 1), ordering: .releasing)
     }
 
     /// Runs that reached each goal, summed over workers.
@@ -201,35 +203,14 @@ package final class WorkerBoard: @unchecked Sendable {
     }
 
     package var totalRuns: Int { (0..<workers).reduce(0) { $0 + runs($1) } }
-}
 
-/// A worker's side of its failure slots: which signature went into which slot (rebuilt from the
-/// board when a worker replaces one that died, so the slots carry on across restarts).
-package struct FailureSlots {
-    private var bySignature: [UInt64: Int] = [:]
-    private var used = 0
-
-    package init(board: WorkerBoard, worker: Int) {
-        for (slot, entry) in board.failureSlots(worker).enumerated() { bySignature[entry.signature] = slot }
-        used = bySignature.count
-    }
-
-    /// Records a failure on the board; false when the table is full and the signature new (the
-    /// caller reports it another way).
-    package mutating func record(
-        on board: WorkerBoard, worker: Int, signature: UInt64, seed: UInt64, digest: UInt64
-    ) -> Bool {
-        if let slot = bySignature[signature] {
-            board.addFailure(worker, slot: slot, isNew: false, signature: signature, seed: seed, digest: digest)
-            return true
+    /// The board's runs, goals and failure slots, as one tally (failures printed past the slots are
+    /// not on it: the supervisor merges those).
+    package func tally() -> CampaignTally {
+        var findings = FindingsTable<RunEvidence>()
+        for worker in 0..<workers {
+            for slot in failureSlots(worker) { findings.add(slot) }
         }
-        guard used < WorkerBoard.failureSlots else {
-            board.countFailure(worker)
-            return false
-        }
-        board.addFailure(worker, slot: used, isNew: true, signature: signature, seed: seed, digest: digest)
-        bySignature[signature] = used
-        used += 1
-        return true
+        return CampaignTally(runs: totalRuns, goalCounts: goalCounts(), findings: findings)
     }
 }

@@ -2,6 +2,8 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -36,7 +38,7 @@ public final class Console: Sendable {
         text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written <= 0 { return }
                 offset += written
             }
@@ -92,4 +94,9 @@ public final class Console: Sendable {
 /// Lines kept by a capturing console.
 final class CaptureBuffer: Sendable {
     package let lines = Mutex<[String]>([])
+}
+
+/// `write(2)`, named apart from `Console.write`.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
 }

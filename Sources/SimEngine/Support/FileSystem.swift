@@ -1,5 +1,11 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Creates a directory (and its parents) if it does not exist.
@@ -8,7 +14,8 @@ package func ensureDirectory(_ path: String) throws(CommandFailure) {
     for component in path.split(separator: "/") {
         current += component + "/"
         if mkdir(current, 0o755) != 0 && errno != EEXIST {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot create directory \(current): errno \(errno)")
+            throw CommandFailure(
+                ExitStatus.cannotWrite, "cannot create directory \(current): \(Errno(rawValue: errno))")
         }
     }
 }

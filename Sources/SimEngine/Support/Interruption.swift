@@ -2,6 +2,10 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Ctrl-C and SIGTERM for long commands (`fuzz`): the first one asks the campaign to stop and report
@@ -25,10 +29,14 @@ package enum Interruption {
         sigaddset(&unblock, SIGINT)
         sigaddset(&unblock, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        for signal in [SIGINT, SIGTERM] {
-            Glibc.signal(signal) { number in
-                if Interruption.flag.exchange(true, ordering: .relaxed) { _exit(128 + number) }
-            }
+        for number in [SIGINT, SIGTERM] { installHandler(number) }
+    }
+
+    /// The handler: the first signal sets the flag, a second ends the process.
+    private static func installHandler(_ number: Int32) {
+        let handler: @convention(c) (Int32) -> Void = { number in
+            if Interruption.flag.exchange(true, ordering: .relaxed) { _exit(128 + number) }
         }
+        _ = signal(number, handler)
     }
 }

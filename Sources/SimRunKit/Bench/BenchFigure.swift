@@ -1,4 +1,5 @@
 import SimEngine
+import SimTrace
 
 /// One line of the benchmark table: a figure, its baseline measured in the same run, how they
 /// compare, and the target the figure is held to.

@@ -16,7 +16,7 @@ extension Benchmark {
             let config = Fuzzer.Configuration(seeds: seeds, jobs: jobs, keepGoing: true)
             guard inProcesses else { return Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond }
             let outcome = try FuzzSupervisor(plan: plan, strategy: spec.description, configuration: config)
-                .run { _, _, _, _ in }
+                .runCampaign { _, _, _, _ in }
             guard outcome.report.schedules == seeds.count else {
                 throw CommandFailure(
                     ExitStatus.failure, "bench: fuzz ran \(outcome.report.schedules) of \(seeds.count) seeds")

@@ -5,6 +5,10 @@ import SimTrace
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Measures simrun's performance figures, each against a baseline measured in the same process run

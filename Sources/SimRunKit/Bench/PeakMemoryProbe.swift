@@ -2,14 +2,18 @@ import SimEngine
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Runs this executable again with other arguments and reports the child's peak resident memory,
 /// so that a measurement is not polluted by what the benchmark itself has allocated.
 ///
-/// The child reports its own `VmHWM` (from `/proc/self/status`) into a file: `ru_maxrss` from
-/// `wait4` is no good here, because Linux carries the high-water mark across `exec`, and
-/// `posix_spawn` runs the child on the parent's memory until then.
+/// The child reports its own peak into a file: on Linux its `VmHWM` (from `/proc/self/status`), since
+/// `ru_maxrss` from `wait4` is no good there (Linux carries the high-water mark across `exec`, and
+/// `posix_spawn` runs the child on the parent's memory until then); on Darwin its own `ru_maxrss`.
 enum PeakMemoryProbe {
     struct Outcome {
         /// The child's peak resident set size in bytes (its `VmHWM`).
@@ -17,39 +21,35 @@ enum PeakMemoryProbe {
         var exitStatus: Int32
     }
 
-    /// Spawns `/proc/self/exe` with `arguments` plus `--report <file>` (stdout and stderr inherited),
-    /// waits for it and reads the peak it reported.
+    /// Runs this executable (`ChildProcess.runInheritingOutput`) with `arguments` plus
+    /// `--report <file>` (stdout and stderr inherited), waits for it and reads the peak it reported.
     static func run(_ arguments: [String], reportPath: String) -> Outcome? {
         unlink(reportPath)
         defer { unlink(reportPath) }
-        let arguments = arguments + ["--report", reportPath]
-        let executable = "/proc/self/exe"
-        var cArguments: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) }
-        defer { for pointer in cArguments { free(pointer) } }
-        cArguments.append(nil)
-        var pid: pid_t = 0
-        let spawned = cArguments.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let argv = buffer.baseAddress else { return -1 }
-            return posix_spawn(&pid, executable, nil, nil, argv, environ)
-        }
-        guard spawned == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return nil }
-        }
-        // WIFEXITED/WEXITSTATUS are macros Swift cannot see.
-        let exited = status & 0x7F == 0
-        guard let text = readSmallFile(reportPath), let kib = UInt64(text.filter(\.isNumber)) else { return nil }
-        return Outcome(peakBytes: kib * 1024, exitStatus: exited ? (status >> 8) & 0xFF : -1)
+        guard let termination = try? ChildProcess.runInheritingOutput(arguments + ["--report", reportPath]),
+            let text = readSmallFile(reportPath), let kib = UInt64(text.filter(\.isNumber))
+        else { return nil }
+        let status: Int32
+        if case .exited(let code) = termination { status = code } else { status = -1 }
+        return Outcome(peakBytes: kib * 1024, exitStatus: status)
     }
 
-    /// This process's peak resident set size in KiB (`VmHWM`), nil when /proc is unavailable.
+    /// This process's peak resident set size in KiB, nil when the system does not say.
     static func ownPeakKiB() -> UInt64? {
-        guard let status = readSmallFile("/proc/self/status") else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return UInt64(line.filter(\.isNumber))
-        }
-        return nil
+        #if os(Linux)
+            guard let status = readSmallFile("/proc/self/status") else { return nil }
+            for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+                return UInt64(line.filter(\.isNumber))
+            }
+            return nil
+        #elseif canImport(Darwin)
+            // Darwin's `ru_maxrss` is in bytes and starts afresh at `exec`.
+            var usage = rusage()
+            guard getrusage(RUSAGE_SELF, &usage) == 0 else { return nil }
+            return UInt64(usage.ru_maxrss) / 1024
+        #else
+            return nil
+        #endif
     }
 
     private static func readSmallFile(_ path: String) -> String? {

@@ -1,9 +1,14 @@
 import ArgumentParser
 import SimCore
 import SimEngine
+import SimTrace
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 struct BenchCommand: CatalogCommand {

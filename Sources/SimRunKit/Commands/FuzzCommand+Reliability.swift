@@ -8,7 +8,7 @@ import SimTrace
 extension FuzzCommand {
     /// Runs the campaign: in worker processes, or in process for `dfs` (one tree walk, one thread).
     func runCampaign(plan: RunPlan, configuration: Fuzzer.Configuration, console: Console)
-        throws(CommandFailure) -> FuzzSupervisor.Outcome
+        throws(CommandFailure) -> CampaignOutcome
     {
         Interruption.install()
         let progress: @Sendable (Int, Int, Int, Double) -> Void = { runs, failures, distinct, elapsed in
@@ -17,18 +17,16 @@ extension FuzzCommand {
         }
         // dfs walks one tree on one thread; without process isolation (the command tree hosted by
         // another program) the campaign runs on threads in this process, where a trap would end it.
-        if plan.strategy.kind == .dfs || !ChildProcess.isAvailable {
-            let report = Fuzzer(plan: plan, configuration: configuration).run(progress: progress)
-            return FuzzSupervisor.Outcome(
-                report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
-        }
-        return try FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
-            .run(progress: progress)
+        let executor: any CampaignExecutor =
+            plan.strategy.kind == .dfs || !ChildProcess.isAvailable
+            ? Fuzzer(plan: plan, configuration: configuration)
+            : FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
+        return try executor.runCampaign(progress: progress)
     }
 
     /// Records a crash in a child (checkpointing every record), seals the trace up to the trap, checks
     /// that it crashes the same way again, and prints it with its replay command.
-    func reportCrash(_ crash: FuzzSupervisor.Crash, number: Int, plan: RunPlan, context: CommandContext)
+    func reportCrash(_ crash: Fuzzer.Crash, number: Int, plan: RunPlan, context: CommandContext)
         throws(CommandFailure)
     {
         let console = context.console

@@ -102,7 +102,7 @@ struct FuzzCommand: CatalogCommand {
         }
         if showTimeline && recorded.eventCount <= 400 {
             do {
-                try Timeline(reader: try TraceReader(path: path), limit: 400).write(to: console)
+                try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
             } catch {
                 throw TraceInput.failure(error)
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimEngine
+import SimTrace
 
 struct ListCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
@@ -14,11 +15,5 @@ struct ListCommand: CatalogCommand {
             }
         }
         return ExitStatus.ok
-    }
-}
-
-extension String {
-    func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

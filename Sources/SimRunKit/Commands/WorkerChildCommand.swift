@@ -2,16 +2,11 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// `simrun _worker`: one fuzz worker process. It runs the seed indices `--first-index..<--chunk-end`
-/// (the rest of a chunk whose worker died) if given, then chunks it claims from the board's shared
-/// counter, and publishes on the shared board (fd 3) the run in flight, the runs done and the
-/// failures found (a slot per distinct failure: its signature, first seed, digest and occurrences).
-/// Only a failure whose signature finds no free slot is printed, as a line
-/// `fail <index> <seed> <signature hash> <digest>`. Hidden: only `FuzzSupervisor` runs it.
+/// `simrun _worker`: one fuzz worker process, a thin adapter over `WorkerArguments` (SimEngine),
+/// which writes this command line and runs it. It runs the seed indices `--first-index..<--chunk-end`
+/// (the rest of a chunk whose worker died) if given, then chunks it claims from the board (fd 3),
+/// publishing runs, goals and failures there; only a failure whose signature finds no free slot is
+/// printed, as a `FailureLine`. Hidden: only `FuzzSupervisor` runs it.
 struct WorkerChildCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "_worker", abstract: "Run fuzz seeds for a parent process (internal).", shouldDisplay: false)
@@ -36,57 +31,20 @@ struct WorkerChildCommand: CatalogCommand {
     @Option(help: "Noise lanes added to every run.") var noise: Int = 0
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        // Stop when the parent is gone (a SIGKILL of `simrun fuzz` leaves no orphan running seeds);
-        // `prctl(PR_SET_PDEATHSIG)` is not imported into Swift, so the parent id is watched instead.
-        let parent = getppid()
-        var runs = 0
-        let deadline = milliseconds.map { ContinuousClock.now + .milliseconds($0) }
-        let board = try WorkerBoard.attach(descriptor: WorkerBoard.childDescriptor, workers: workers, goals: goals)
-        let found = try context.catalog.scenario(named: scenario)
-        let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
-        let chosen = try context.catalog.variant(variant, of: found)
-        var plan =
-            estimatedSteps.map {
-                RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
-            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
-        if let from {
-            plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
+        // The campaign logic is SimEngine's (`WorkerArguments.run` drives `CampaignWorker`); this
+        // command only turns the options back into the arguments the supervisor wrote.
+        if let upper, upper < lower { throw .usage("--upper \(upper) is below --lower \(lower)") }
+        guard shardCount >= 1, shardIndex >= 0, shardIndex < shardCount else {
+            throw .usage("--shard-index must be in 0..<--shard-count")
         }
-        let strategyObject = plan.makeStrategy()
-        var slots = FailureSlots(board: board, worker: worker)
-        // The rest of a dead worker's chunk first, when resuming; then chunks from the board.
-        var index: UInt64 = 0
-        var end: UInt64 = 0
-        if let firstIndex, let chunkEnd, firstIndex < chunkEnd {
-            index = firstIndex
-            end = chunkEnd
-        }
-        while true {
-            if index >= end {
-                guard let claimed = board.claimChunk(worker) else { break }
-                index = claimed.lowerBound
-                end = claimed.upperBound
-            }
-            let seed = lower &+ (index &* UInt64(shardCount) &+ UInt64(shardIndex))
-            if seed < lower || upper.map({ seed >= $0 }) == true { break }
-            if board.stopSeed < seed || board.isInterrupted { break }
-            if let deadline, ContinuousClock.now >= deadline { break }
-            runs += 1
-            if runs % 64 == 0 && getppid() != parent { break }
-            board.setInFlight(worker, index)
-            let result = plan.run(seed: seed, strategy: strategyObject)
-            let reached = result.reachedGoals.compactMap { result.goals.firstIndex(of: $0) }
-            board.addRun(worker, reached: reached)
-            if result.verdict.isFailure {
-                if !keepGoing { board.lowerStopSeed(to: seed) }
-                let signature = Digest.hash(text: FailureSignature(result.verdict).description)
-                let onBoard = slots.record(
-                    on: board, worker: worker, signature: signature, seed: seed, digest: result.digest.value)
-                if !onBoard { context.console.out("fail \(index) \(seed) \(signature) \(result.digest.value)") }
-            }
-            index += 1
-        }
-        board.setInFlight(worker, nil)
+        let space = SeedSpace(
+            seeds: lower..<(upper ?? .max), shardIndex: shardIndex, shardCount: shardCount, bounded: upper != nil)
+        let resume = firstIndex.flatMap { first in chunkEnd.flatMap { first < $0 ? first..<$0 : nil } }
+        try WorkerArguments(
+            scenario: scenario, variant: variant, strategy: strategy, worker: worker, workers: workers, goals: goals,
+            space: space, estimatedSteps: estimatedSteps, keepGoing: keepGoing, milliseconds: milliseconds,
+            resume: resume, from: from, keep: keep, noise: noise
+        ).run(catalog: context.catalog, console: context.console)
         return ExitStatus.ok
     }
 }

@@ -1,6 +1,6 @@
 import SimCore
 
-/// Renders events for people: `12.5ms  main  txn.commit input  phase=input count=2`.
+/// Renders events for people (the text timeline of `Timeline`, divergence reports): `12.5ms  main  txn.commit input  phase=input count=2`.
 public struct EventText {
     public let text: (Symbol) -> String
 
@@ -63,5 +63,12 @@ extension String {
         while fractionText.count < decimals { fractionText = "0" + fractionText }
         let sign = value < 0 && whole == 0 ? "-" : ""
         self = decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fractionText)"
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters (unchanged when it is as long already).
+    package func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

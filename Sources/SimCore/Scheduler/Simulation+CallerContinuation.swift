@@ -1,5 +1,6 @@
-import SimCore
-
+/// Synchronous calls split into steps, so that other lanes can run in the middle of a call as real
+/// threads could, while the caller's own lane stays serial. A kernel facility: every model that
+/// splits a call (the boards, a user's own model) uses the same companion lanes.
 extension Simulation {
     /// The lane that runs the rest of a synchronous call made on the current lane.
     ///
@@ -7,7 +8,7 @@ extension Simulation {
     /// its remaining steps as jobs. They go on a companion lane (`<lane>.cont`) that drains before its
     /// lane, so nothing else queued on the caller's lane can run until the call has finished: the
     /// caller's serial queue stays serial, only *other* lanes interleave.
-    func continuationLane() -> LaneID {
+    public func continuationLane() -> LaneID {
         guard let current = currentLane else { return lane("sim.cont") }
         let name = symbols[current.name]
         if name.hasSuffix(".cont") { return current }
@@ -17,7 +18,7 @@ extension Simulation {
     }
 
     /// Runs `body` as the next step of the current call: a job on the caller's continuation lane.
-    func continueCall(_ label: String, _ body: @escaping () -> Void) {
+    public func continueCall(_ label: String, _ body: @escaping () -> Void) {
         post(continuationLane(), symbol(label), body)
     }
 
@@ -25,7 +26,7 @@ extension Simulation {
     ///
     /// Code after a call that may have been split (e.g. `sendOutput` reaching a barrier's overcome)
     /// must not overtake that call's remaining steps.
-    func afterCall(_ label: String, _ body: @escaping () -> Void) {
+    public func afterCall(_ label: String, _ body: @escaping () -> Void) {
         let companion = continuationLane()
         if pendingJobs(on: companion) > 0 {
             post(companion, symbol(label), body)

@@ -1,0 +1,69 @@
+import SimCore
+import Synchronization
+
+/// The campaign board of worker threads in this process: the claim counter and the stop line are
+/// atomics, and each worker keeps its runs, goals and findings under a lock of its own (taken only by
+/// that worker, and by the progress report now and then), so workers never contend per run.
+package final class ThreadBoard: CampaignBoard {
+    private let nextIndex = Atomic<UInt64>(0)
+    private let stop = Atomic<UInt64>(.max)
+    private let lanes: [Lane]
+    private let goals: Int
+
+    /// One worker's own counts.
+    private final class Lane: Sendable {
+        let state: Mutex<State>
+        init(goals: Int) { state = Mutex(State(goals: GoalTally(goals: goals))) }
+    }
+
+    private struct State {
+        var runs = 0
+        var goals: GoalTally
+        var findings = FindingsTable<RunEvidence>()
+    }
+
+    /// A board for `workers` threads of a plan with `goals` coverage goals.
+    package init(workers: Int, goals: Int) {
+        precondition(workers >= 1, "a campaign needs a worker")
+        self.goals = goals
+        lanes = (0..<workers).map { _ in Lane(goals: goals) }
+    }
+
+    package func claimChunk(_ worker: Int) -> Range<UInt64>? {
+        SeedSpace.chunk(startingAt: nextIndex.wrappingAdd(SeedSpace.chunkSize, ordering: .relaxed).oldValue)
+    }
+
+    package var stopSeed: UInt64 { stop.load(ordering: .relaxed) }
+    package func lowerStopSeed(to seed: UInt64) { stop.lowerStopLine(to: seed) }
+    /// Only Ctrl-C or SIGTERM interrupts threads (`Interruption`).
+    package var isInterrupted: Bool { Interruption.isRequested }
+    /// A thread that traps takes the process with it: nothing would read which seed it was running.
+    package func setInFlight(_ worker: Int, _ index: UInt64?) {}
+
+    package func addRun(_ worker: Int, _ result: RunResult) {
+        lanes[worker].state.withLock { state in
+            state.runs += 1
+            state.goals.count(result)
+        }
+    }
+
+    package func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64) {
+        lanes[worker].state.withLock {
+            $0.findings.record(signature: signature, seed: seed, evidence: .failed(digest: digest))
+        }
+    }
+
+    package func tally() -> CampaignTally {
+        var runs = 0
+        var goalTally = GoalTally(goals: goals)
+        var findings = FindingsTable<RunEvidence>()
+        for lane in lanes {
+            lane.state.withLock { state in
+                runs += state.runs
+                goalTally.add(state.goals)
+                findings.merge(state.findings)
+            }
+        }
+        return CampaignTally(runs: runs, goalCounts: goalTally.counts(for: goals), findings: findings)
+    }
+}

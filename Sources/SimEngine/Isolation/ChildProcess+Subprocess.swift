@@ -1,0 +1,144 @@
+import Dispatch
+import Subprocess
+import Synchronization
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Children run to the end (a shrink, a recording, a re-run, a memory probe) go through
+/// swift-subprocess: it spawns portably (posix_spawn on Linux and Darwin alike, the child in its own
+/// process group, the environment edited by key) and collects both pipes. Only the fuzz workers keep
+/// `ChildProcess.spawn`: they inherit the board on descriptor 3, which swift-subprocess 1.0.2 cannot
+/// pass down, and the supervisor polls many of them in one synchronous loop.
+extension ChildProcess {
+    /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
+    package static func run(_ arguments: [String], timeoutSeconds: Double = 300) throws(CommandFailure) -> Output {
+        let result = try complete(
+            arguments, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
+            timeoutSeconds: timeoutSeconds)
+        return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    /// Runs `simrun <arguments>` to the end with this process's stdout and stderr (a benchmark child
+    /// that reports for itself); kills it after `timeoutSeconds`.
+    package static func runInheritingOutput(_ arguments: [String], timeoutSeconds: Double = 600) throws(CommandFailure)
+        -> Termination
+    {
+        try complete(
+            arguments, output: .currentStandardOutput, error: .currentStandardError, timeoutSeconds: timeoutSeconds
+        ).termination
+    }
+
+    /// What a child may print before it is cut off (a shrink prints a few lines; a trap a page).
+    private static let outputLimit = 16 << 20
+
+    private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
+        _ arguments: [String], output: Out, error: Err, timeoutSeconds: Double
+    ) throws(CommandFailure) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
+    where Out.OutputType: Sendable, Err.OutputType: Sendable {
+        guard isAvailable else {
+            throw CommandFailure(
+                ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
+        }
+        var options = PlatformOptions()
+        // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops children.
+        options.processGroupID = 0
+        let configuration = Configuration(
+            executable: .path(FilePath(executable)),
+            // argv[0] stays the name the user ran, so the child prints the same command names.
+            arguments: Arguments(
+                executablePathOverride: CommandLine.arguments.first ?? "simrun", remainingValues: arguments),
+            // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
+            environment: .inherit.updating(["SWIFT_BACKTRACE": "enable=no"]),
+            platformOptions: options)
+        let timeout = Duration.milliseconds(Int64(timeoutSeconds * 1000))
+        let outcome = blocking { () async throws -> (TerminationStatus, Out.OutputType, Err.OutputType) in
+            let started = StartedProcess()
+            return try await withThrowingTaskGroup(of: (TerminationStatus, Out.OutputType, Err.OutputType)?.self) {
+                group in
+                group.addTask {
+                    let result = try await Subprocess.run(
+                        configuration, input: .none, output: output, error: error,
+                        body: { execution in started.set(execution.processIdentifier.value) })
+                    return (result.terminationStatus, result.standardOutput, result.standardError)
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    started.kill()
+                    return nil
+                }
+                while let next = try await group.next() {
+                    if let finished = next {
+                        group.cancelAll()
+                        return finished
+                    }
+                }
+                throw CancellationError()
+            }
+        }
+        switch outcome {
+        case .success(let (status, stdout, stderr)):
+            let termination: Termination
+            switch status {
+            case .exited(let code): termination = .exited(code)
+            case .signaled(let signal): termination = .signaled(signal)
+            }
+            return (termination, stdout, stderr)
+        case .failure(let failure):
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot run \(executable) as a child process: \(failure)")
+        }
+    }
+
+    /// Waits on this thread for `operation`, run as a task. Only for synchronous callers that are not
+    /// themselves on the cooperative pool: children are started only by a binary built on
+    /// `SimRun.main` (`isAvailable`), whose commands run synchronously on the main thread.
+    private static func blocking<T: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> T
+    ) -> Result<T, any Error> {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                box.set(.success(try await operation()))
+            } catch {
+                box.set(.failure(error))
+            }
+            done.signal()
+        }
+        done.wait()
+        return box.get()
+    }
+}
+
+/// The process id of a child once it started, for the timeout to kill it.
+private final class StartedProcess: Sendable {
+    private let pid = Mutex<pid_t?>(nil)
+
+    func set(_ value: pid_t) { pid.withLock { $0 = value } }
+
+    /// Kills the child if it started (the timeout ran out before it ended).
+    func kill() {
+        guard let value = pid.withLock({ $0 }) else { return }
+        _ = sendSignal(value, SIGKILL)
+    }
+}
+
+/// A result handed from a task to the thread waiting for it.
+private final class ResultBox<T: Sendable>: Sendable {
+    private let value = Mutex<Result<T, any Error>?>(nil)
+
+    func set(_ result: Result<T, any Error>) { value.withLock { $0 = result } }
+
+    func get() -> Result<T, any Error> {
+        value.withLock { $0 } ?? .failure(CancellationError())
+    }
+}
+
+/// `kill(2)`, named apart from `StartedProcess.kill`.
+private func sendSignal(_ pid: pid_t, _ signal: Int32) -> Int32 { kill(pid, signal) }
