@@ -55,7 +55,7 @@ package struct CrashReplay {
         console.out(
             "\(title): identical — crashed at event \(again.eventCount) (after \(again.lastEventText)): \(again.verdict.message)"
         )
-        if again.verdict.message != recorded { console.out("  note: recorded message was: \(recorded)") }
+        if again.verdict.message != recorded { console.err("note: recorded message was: \(recorded)") }
         return ExitStatus.ok
     }
 }
