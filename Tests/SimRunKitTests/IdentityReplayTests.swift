@@ -87,6 +87,17 @@ private let racingFails = Scenario(
         #expect(console.capturedOutput.contains("followed 0 of 1 decisions (0 of 1 non-fifo)"))
     }
 
+    @Test func aReplayUnderOtherNoiseFollowsTheScheduleByIdentity() throws {
+        let trace = try failingTrace(in: try makeTemporaryDirectory("identity"))
+        let console = Console(capturing: true)
+        let status = SimRun.run(
+            arguments: ["replay", trace, "--noise", "2"], scenarios: [racingFails], console: console)
+        // The noise lanes are new work: they run where they become ready, and the race still happens.
+        #expect(status == ExitStatus.failure, "\(console.capturedLines)")
+        #expect(console.capturedOutput.contains("replayed on buggy with 2 noise lanes: FAIL"))
+        #expect(console.capturedOutput.contains("followed 1 of 1 decisions (all 1 non-fifo)"))
+    }
+
     @Test func theHelpDocumentsExitTwo() {
         let (status, replayHelp) = simrun(["replay", "--help"])
         #expect(status == 0)

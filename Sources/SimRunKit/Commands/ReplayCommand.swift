@@ -73,7 +73,8 @@ struct ReplayCommand: CatalogCommand {
             let outcome = replayer.replayForVerdict()
             for note in outcome.notes { console.err("note: \(note)") }
             console.out(
-                "\(title): schedule of \(input.header.variant) replayed on \(plan.variant): "
+                "\(title): schedule of \(input.header.variant) replayed on \(plan.variant)"
+                    + (plan.noise != recordedNoise ? " with \(plan.noise) noise lanes: " : ": ")
                     + (outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass"))
             console.out(outcome.tally.line)
             if let problem = outcome.scheduleProblem {
