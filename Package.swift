@@ -66,12 +66,14 @@ let package = Package(
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "simrun-example",
+                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun",
+                "simrun-example",
             ]
         ),
         .testTarget(
             name: "TraceRegressionTests",
-            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport"]
+            // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
+            dependencies: ["SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],
     swiftLanguageModes: [.v6]

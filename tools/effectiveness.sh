@@ -38,9 +38,9 @@ for scenario in $scenarios; do
   for noise in $noises; do
     for strategy in $strategies; do
       line=$($bin fuzz "$scenario" --variant buggy --strategy "$strategy" --seeds "0..<$max" --jobs 1 \
-        --noise "$noise" --no-shrink --no-show --out "$out" 2>/dev/null | grep -m1 '^FAIL at seed' || true)
+        --noise "$noise" --no-shrink --no-show --out "$out" 2>/dev/null | grep -m1 -E '^(FAIL|CRASH) at seed' || true)
       if [ -n "$line" ]; then
-        seed=$(echo "$line" | sed -E 's/^FAIL at seed ([0-9]+).*/\1/')
+        seed=$(echo "$line" | sed -E 's/^(FAIL|CRASH) at seed ([0-9]+).*/\2/')
         row="$row $((seed + 1)) |"
       else
         row="$row not in $max |"

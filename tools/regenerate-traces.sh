@@ -31,10 +31,11 @@ for scenario in $($bin list | awk '/^[a-z]/ {print $1}'); do
     if [ -z "$found" ]; then echo "no failure found for $scenario/$variant" >&2; continue; fi
     name="$(basename "$found")"
     cp "$found" "Traces/$name"
-    seed=$(echo "$log" | sed -nE 's/^FAIL at seed ([0-9]+): .*/\1/p' | head -1)
-    bug=$(echo "$log" | sed -nE 's/^FAIL at seed [0-9]+: (.*)/\1/p' | head -1)
+    # A run that traps is a CRASH finding (its trace is sealed `crashed`, and not shrunk).
+    seed=$(echo "$log" | sed -nE 's/^(FAIL|CRASH) at seed ([0-9]+): .*/\2/p' | head -1)
+    bug=$(echo "$log" | sed -nE 's/^(FAIL|CRASH) at seed [0-9]+: (.*)/\2/p' | head -1)
     shrink=$(echo "$log" | sed -nE 's/^  shrunk in [0-9]+ runs: (.*)/\1/p' | head -1)
-    echo "- \`$name\` — $bug. Scenario \`$scenario\`, variant \`$variant\`; found by \`simrun fuzz --strategy pct\` at seed $seed; shrunk: $shrink." >> "$work/README.md"
+    echo "- \`$name\` — ${bug%.}. Scenario \`$scenario\`, variant \`$variant\`; found by \`simrun fuzz --strategy pct\` at seed $seed; shrunk: ${shrink:-not shrunk (a crash)}." >> "$work/README.md"
   done
 done
 cp "$work/README.md" Traces/README.md

@@ -28,13 +28,14 @@ for scenario in $($bin list | awk '/^[a-z]/ {print $1}'); do
       rm -rf "$out/t"
       log=$($bin fuzz "$scenario" --variant "$variant" --seeds '0..<20000' --noise "$noise" --no-show \
         --out "$out/t" 2>/dev/null || true)
-      counts=$(echo "$log" | sed -nE 's/.*\(non-fifo ([0-9]+ → [0-9]+)\).*/\1/p' | head -1)
+      counts=$(echo "$log" | sed -nE 's/.*\(non-fifo ([0-9]+ → [0-9]+)\).*/\1/p' | head -1 || true)
       row="$row ${counts:-no failure} |"
       trace=$(ls "$out/t"/*.simtrace 2>/dev/null | head -1 || true)
       if [ "$noise" = 3 ] && [ -n "$trace" ] && echo "$variants" | grep -qx fixed; then
         status=0
         summary=$($bin replay "$trace" --variant fixed 2>/dev/null) || status=$?
-        fixed="exit $status: $(echo "$summary" | grep '^followed' | sed -E 's/ decisions.*\((.*)\).*/ (\1)/')"
+        followed=$(echo "$summary" | grep '^followed' | sed -E 's/ decisions.*\((.*)\).*/ (\1)/' || true)
+        fixed="exit $status: ${followed:-no summary (a crashed trace replays in a child process)}"
       fi
     done
     echo "$row ${fixed:-—} |"

@@ -10,5 +10,14 @@ public enum BuiltinScenarios {
         SearchStaleResponse.scenario,
         CounterRace.scenario,
         UnrulyCounter.scenario,
+        // Real upstream bugs (issue #16), each citing its issue or PR.
+        PlayerOldViewUpdate.scenario,
+        TCADismissUnstartedEffect.scenario,
+        TCAConcatenatedCancel.scenario,
+        BoardyRemovedBoardCompletion.scenario,
+        BlueprintReentrantUpdateCrash.scenario,
+        // Two systems on one screen.
+        BlueprintTCADroppedEvent.scenario,
+        NativeblocksTCALateSend.scenario,
     ]
 }

@@ -1,14 +1,23 @@
 import SimCore
 import SimModels
 
-/// The flagship Player bug: text typed into an input is lost when an action navigates before the
+/// The flagship Player bug: text typed into an input is wiped when the user taps Next before the
 /// input's pending `.input` transaction is committed.
 ///
 /// The user focuses the name input, types, then presses return (blur) and taps Next; the blur and
-/// the tap are separate user events on their own lanes, so either may come first. Navigating
-/// resolves the next view with the binding's saved value and the native side applies it as a later
-/// `main` job, copying that value into the field. `buggy` runs the action directly; `fixed` uses
-/// `commitCallbacksThenCall`, committing `.input` before the transition.
+/// the tap are separate user events on their own lanes, so either may come first. The name is
+/// required. If the tap runs first (`buggy`: the action calls `run` directly), navigation
+/// validation reads the data model, which does not hold the typed text yet: it blocks the
+/// transition and re-renders the *current* view from the data model (player-ui/player
+/// `core/player/src/player.ts`: `skipTransition` → `validateView("navigation")` →
+/// `currentView.update(bindings)`); when that update reaches the screen before the blur saves the
+/// text, the input's data sink replaces the typed text with the empty binding. `fixed` uses
+/// `commitCallbacksThenCall` (player-ui/player `ios/swiftui/Sources/types/WrappedFunction.swift`,
+/// the fix the SwiftUIPendingTransactionPlugin docs describe for exactly this symptom): the pending
+/// `.input` is committed first, validation passes and the flow navigates.
+///
+/// Each entered view is its own instance; the data update the commit queues belongs to the form's
+/// instance, which the flow has left by the time the microtask runs, and is dropped (PR #471).
 public enum LostInputNavigation {
     /// What the user types.
     public static let typed = "Ada"
@@ -17,9 +26,11 @@ public enum LostInputNavigation {
 
     public static let scenario = Scenario(
         name: "lost-input-navigation",
-        summary: "typed text is wiped when an action navigates before the input's transaction commits",
+        summary:
+            "typed text is wiped when Next's validation blocks navigation and re-renders the form"
+            + " before the input's transaction commits (player-ui/player player.ts skipTransition)",
         variants: [
-            .init("buggy", "the action calls run directly"),
+            .init("buggy", "the action calls run directly: validation sees the uncommitted binding"),
             .init("fixed", "the action calls commitCallbacksThenCall: commit .input, then run"),
         ],
         setUp: { simulation, variant in setUp(simulation, fixed: variant == "fixed") })
@@ -37,8 +48,8 @@ public enum LostInputNavigation {
                 PlayerFlowState("VIEW_1", view: "form", transitions: ["next": "VIEW_2"]),
                 PlayerFlowState("VIEW_2", view: "review", transitions: ["back": "VIEW_1"]),
             ],
-            views: ["form": [binding], "review": [binding]])
-        let input = player.input("name", binding: binding)
+            views: ["form": [binding], "review": [binding]], required: ["form": [binding]])
+        let input = player.input("name", binding: binding, view: "form")
         let next = player.action("next", value: "next")
         let keyboard = simulation.lane("user.keyboard")
         let touch = simulation.lane("user.tap")
@@ -75,16 +86,14 @@ public enum LostInputNavigation {
             return "a view update replaced unsaved typed text '\(lost.typed)' with '\(lost.with)'"
         }
         simulation.atEnd("binding-holds-typed-text") {
-            guard player.flow.current?.name == "VIEW_2" else { return "the flow never navigated to VIEW_2" }
             let saved = player.data.get(binding)
-            return saved == typed ? nil : "after navigation \(binding) is '\(saved)', but the user typed '\(typed)'"
+            return saved == typed ? nil : "\(binding) is '\(saved)', but the user typed '\(typed)'"
         }
         simulation.sometimes("navigated") { player.flow.current?.name == "VIEW_2" }
         simulation.sometimes("blur before tap")
         simulation.sometimes("tap before blur")
-        simulation.sometimes("stale view update after navigation") {
-            player.views.applied.contains { $0.viewRef == "review" && $0.value(of: binding) != typed }
-        }
+        simulation.sometimes("validation blocked navigation") { player.flow.skippedCount > 0 }
+        simulation.sometimes("update for the left view dropped") { player.views.droppedCount > 0 }
 
         player.start()
     }

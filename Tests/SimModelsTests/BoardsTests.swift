@@ -245,6 +245,18 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
         #expect(completions == 1)
     }
 
+    /// congncif/boardy `Boardy/ComponentKit/BlockTaskBoard.swift`, `ExecutingType.onlyResult`: "The
+    /// first result will be returned for all pending tasks, the input of the pending tasks after
+    /// current task may be not used."
+    @Test func blockTaskOnlyResultRunsOnceAndGivesItsResultToEveryActivation() {
+        let (log, board, completions) = runBlockTasks(.onlyResult)
+        #expect(board?.started == 1 && board?.finished == 1 && board?.peakRunning == 1)
+        #expect(log.filter { $0.hasPrefix("success") } == ["success:1", "success:1", "success:1"])
+        #expect(
+            log.filter { $0.hasPrefix("completion") } == ["completion1:done", "completion2:done", "completion3:done"])
+        #expect(completions == 1)
+    }
+
     @Test func blockTaskLatestCancelsEarlierActivations() {
         let (log, board, _) = runBlockTasks(.latest)
         #expect(board?.cancelled == 2)
@@ -338,5 +350,30 @@ private func makeMotherboard(_ sim: Simulation, detaches: Bool = true) -> Mother
             }
             #expect(result.verdict == .pass, "seed \(seed): \(result.verdict)")
         }
+    }
+}
+
+/// congncif/boardy `Boardy/Core/Utils/Locked.swift`: in DEBUG builds `boardyAssertMainThread()`
+/// asserts that motherboard storage (boards, flows) only changes on the main thread.
+@Suite struct BoardyMainThreadTests {
+    private func removeOn(_ lane: String, checks: Bool) -> RunResult {
+        let sim = Simulation(seed: 0, strategy: FIFOStrategy())
+        let motherboard = Motherboard(sim: sim, checksMainThread: checks)
+        motherboard.registerFlow("log", from: nil) { _ in }  // set-up code counts as main
+        sim.post(on: lane, "complete") { motherboard.removeBoard("payment") }
+        return sim.run()
+    }
+
+    @Test func aDebugBuildFailsARemovalOffTheMainThread() {
+        guard case .fail(let oracle, _) = removeOn("network", checks: true).verdict else {
+            Issue.record("expected boardy.main-thread")
+            return
+        }
+        #expect(oracle == "boardy.main-thread")
+    }
+
+    @Test func onMainOrInAReleaseBuildARemovalPasses() {
+        #expect(removeOn("main", checks: true).verdict == .pass)
+        #expect(removeOn("network", checks: false).verdict == .pass)
     }
 }

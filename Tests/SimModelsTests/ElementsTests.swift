@@ -334,3 +334,112 @@ private func path(_ steps: (String, Int)...) -> ElementPath {
         }
     }
 }
+
+/// square/Blueprint PR #618 (`BlueprintUI/Sources/BlueprintView/BlueprintView.swift`): a safe-area
+/// change inside a pass, followed by a forced layout, is deferred; before the PR it trapped
+/// (`.trapReentrant`, fuzzed through worker processes in `CrashFindingTests`).
+@Suite struct BlueprintSafeAreaTests {
+    private func host(_ policy: BlueprintView.UpdatePolicy, insideThePass: Bool) -> (BlueprintView, RunResult) {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation, policy: policy)
+        var changed = false
+        let changeSafeArea = {
+            guard !changed else { return }
+            changed = true
+            view.safeAreaInsetsDidChange()
+            view.layoutIfNeeded()
+        }
+        view.element = Box(text: "header", onApply: insideThePass ? changeSafeArea : nil)
+        if !insideThePass { simulation.post(on: "main", "keyboard.willShow") { changeSafeArea() } }
+        return (view, simulation.run())
+    }
+
+    @Test func aSafeAreaChangeInsideAPassIsDeferredSinceTheFix() {
+        let (view, result) = host(.deferReentrant, insideThePass: true)
+        #expect(result.verdict == .pass)
+        #expect(view.deferredCount == 1 && view.passCount == 2 && view.isSettled)
+    }
+
+    @Test func beforeTheFixAChangeBetweenPassesIsAnOrdinaryForcedLayout() {
+        let (view, result) = host(.trapReentrant, insideThePass: false)
+        #expect(result.verdict == .pass)
+        #expect(view.deferredCount == 0 && view.passCount == 2 && view.isSettled)
+    }
+}
+
+/// square/Blueprint issue #13 ("Events can be dropped between updates"): a new element reaches the
+/// native view only at the next pass, so an event in between runs the previous render's closure.
+@Suite struct BlueprintEventClosureTests {
+    private struct Button: Element {
+        var render: Int
+        var tapped: (Int) -> Void
+        var content: ElementContent { .empty }
+        func backingViewDescription() -> ViewDescription? {
+            ViewDescription("UIButton", content: "Tap", onEvent: { _ in tapped(render) })
+        }
+    }
+
+    @Test func anEventBeforeTheNextPassRunsThePreviousRendersClosure() {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation)
+        var heard: [Int] = []
+        view.element = Button(render: 1) { heard.append($0) }
+        #expect(simulation.run().verdict == .pass)
+        let button = view.root.children.first?.view
+        view.element = Button(render: 2) { heard.append($0) }
+        #expect(button?.send("tap") == true)
+        view.layoutIfNeeded()
+        #expect(button?.send("tap") == true)
+        #expect(heard == [1, 2], "render 1's closure until the pass, render 2's after it")
+    }
+}
+
+/// square/Blueprint `BlueprintView.swift`: `didMoveToWindow` sets `isVisible`; becoming visible
+/// calls every view's `onAppear`, becoming hidden every view's `onDisappear`.
+@Suite struct BlueprintVisibilityTests {
+    @Test func movingInAndOutOfAWindowCallsEveryViewsLifecycleOnce() {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation, isVisible: false)
+        var log: [String] = []
+        view.element = Box(
+            text: "outer", onAppear: { log.append("appear outer") }, onDisappear: { log.append("disappear outer") },
+            children: [
+                .init(
+                    Box(
+                        text: "inner", onAppear: { log.append("appear inner") },
+                        onDisappear: { log.append("disappear inner") }))
+            ])
+        #expect(simulation.run().verdict == .pass)
+        #expect(log.isEmpty, "hidden: the pass delivers no lifecycle callbacks")
+        view.moveToWindow(true)
+        view.moveToWindow(true)
+        view.moveToWindow(false)
+        #expect(log == ["appear outer", "appear inner", "disappear outer", "disappear inner"])
+    }
+}
+
+/// square/Blueprint `BlueprintView.swift` (`NativeViewController`): a removed view with a
+/// disappearing transition is animated out and removed from its superview only on completion,
+/// while its `onDisappear` runs right after the pass.
+@Suite struct BlueprintAnimatedRemovalTests {
+    @Test func aViewStaysOnScreenUntilItsDisappearingTransitionFinishes() {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let view = BlueprintView(simulation)
+        var disappeared = false
+        view.element = Box(
+            text: "toast", disappearing: VisibilityTransition(alpha: 0, scale: 1, attributes: .init(milliseconds: 300)),
+            onDisappear: { disappeared = true })
+        var onScreenAfterPass: [Int] = []
+        simulation.post(on: "main", "dismiss") {
+            view.element = nil
+            view.layoutIfNeeded()
+            onScreenAfterPass = view.disappearingViews.map(\.serial)
+        }
+        let result = simulation.run()
+        #expect(result.verdict == .pass)
+        #expect(disappeared, "onDisappear runs after the pass, not after the animation")
+        #expect(onScreenAfterPass == [1], "still on screen while it animates out")
+        #expect(view.disappearingViews.isEmpty && result.endTime == 300_000_000)
+        #expect(view.mismatch() == nil)
+    }
+}

@@ -12,16 +12,20 @@ import Testing
         for _ in 0..<5 { sim.post(on: "main", "work") {} }
     }
 
-    @Test func delayLearnsRunsLongerThanTheFifoProbeWithinTheLimit() {
+    @Test func delaySpreadsSomeSeedsOverRunsLongerThanTheFifoProbeWithinTheLimit() throws {
         let plan = RunPlan(scenario: Self.retrying, variant: "buggy", strategy: StrategySpec(kind: .delay))
         #expect(plan.estimatedSteps == 6, "fifo never drops the request")
-        let estimate = plan.explorationEstimate()
-        #expect(estimate == 16, "a random probe dropped it: the retries count")
-        #expect(estimate <= Self.retrying.limits.maxSteps)
-        let delay = plan.makeStrategy() as? DelayBoundedStrategy
-        #expect(delay?.estimatedSteps == 16)
-        // The estimate is the plan's alone: another plan object (another worker) gets the same.
-        let again = RunPlan(scenario: Self.retrying, variant: "buggy", strategy: StrategySpec(kind: .delay))
-        #expect(again.explorationEstimate() == estimate)
+        let delay = try #require(plan.makeStrategy() as? DelayBoundedStrategy)
+        // Seeds take the probe's length times 1, 2 and 4 in turn: the retry path (16 steps) is covered.
+        #expect((0..<6).map { delay.horizon(for: $0) } == [6, 12, 24, 6, 12, 24])
+        #expect(delay.maxHorizon == Self.retrying.limits.maxSteps)
+        delay.maxHorizon = 10
+        #expect(delay.horizon(for: 2) == 10, "never past the step limit")
+        // Some seed's delay lands on a retry step: a delay there is a departure on the retry path.
+        let retried = (UInt64(0)..<200).contains { seed in
+            let result = plan.run(seed: seed, strategy: plan.makeStrategy())
+            return result.steps > 6 && result.deviations > 0
+        }
+        #expect(retried)
     }
 }

@@ -21,4 +21,25 @@ import Testing
         }
         #expect(reached.isSuperset(of: ["navigated", "blur before tap", "tap before blur"]))
     }
+
+    /// The wipe comes from navigation validation (player-ui/player `core/player/src/player.ts`:
+    /// `skipTransition` → `validateView` → `currentView.update`), not from the next view.
+    @Test func theTextIsWipedByTheBlockedNavigationsUpdateOfTheCurrentView() throws {
+        let strategy = PCTStrategy(depth: 3, estimatedSteps: 10)
+        let seed = try #require(
+            (0..<50 as Range<UInt64>).first {
+                scenario.run(variant: "buggy", seed: $0, strategy: strategy).verdict.isFailure
+            })
+        let sink = MemorySink()
+        _ = scenario.run(variant: "buggy", seed: seed, strategy: strategy, sink: sink)
+        let lines = PlayerElementsProbe.lines(
+            sink, only: ["validation.navigation", "flow.skipped", "flow.transition", "view.update"])
+        #expect(
+            lines == [
+                "flow.transition start", "view.update form", "validation.navigation form", "flow.skipped next",
+                "view.update form",
+            ])
+        let wipe = try #require(PlayerElementsProbe.events(sink, "input.sink").last)
+        #expect(wipe.fields["update"] == "validation" && wipe.fields["lostTyping"] == "true")
+    }
 }

@@ -10,8 +10,17 @@ import Testing
     /// traps and reads the wall clock on purpose, is not one.
     static let bugScenarios = BuiltinScenarios.all.filter { $0.hasVariant("buggy") && $0.hasVariant("fixed") }
 
+    /// Scenarios whose buggy variant traps (a crash finding): running it here would kill the test
+    /// process, so `CrashFindingTests` (SimRunKitTests) fuzzes it through `simrun` worker processes.
+    static let trapping: Set<String> = ["blueprint-reentrant-update-crash"]
+
+    /// The variants of `scenario` that can run in this process.
+    static func inProcessVariants(_ scenario: Scenario) -> [String] {
+        scenario.variants.map(\.name).filter { !(trapping.contains(scenario.name) && $0.hasPrefix("buggy")) }
+    }
+
     static let buggyCases: [(String, String)] = bugScenarios.flatMap { scenario in
-        scenario.variants.map(\.name).filter { $0.hasPrefix("buggy") }.map { (scenario.name, $0) }
+        inProcessVariants(scenario).filter { $0.hasPrefix("buggy") }.map { (scenario.name, $0) }
     }
     static let names = bugScenarios.map(\.name)
 
@@ -47,7 +56,7 @@ import Testing
     @Test(arguments: names)
     func theSameSeedGivesTheSameRun(_ name: String) {
         let scenario = Self.scenario(name)
-        for variant in scenario.variants.map(\.name) {
+        for variant in Self.inProcessVariants(scenario) {
             for seed in 0..<20 as Range<UInt64> {
                 let first = scenario.run(variant: variant, seed: seed, strategy: RandomStrategy())
                 let second = scenario.run(variant: variant, seed: seed, strategy: RandomStrategy())
@@ -64,7 +73,7 @@ import Testing
         var reached: Set<String> = []
         var goals: Set<String> = []
         for seed in 0..<400 as Range<UInt64> {
-            for variant in scenario.variants.map(\.name) {
+            for variant in Self.inProcessVariants(scenario) {
                 let result = scenario.run(variant: variant, seed: seed, strategy: RandomStrategy())
                 goals.formUnion(result.goals)
                 reached.formUnion(result.reachedGoals)

@@ -36,10 +36,25 @@ public final class DelayBoundedStrategy: Strategy {
 
     public var description: String { "delay:bound=\(delays)" }
 
+    /// The most steps a horizon may span (the scenario's step limit, set by the plan).
+    public var maxHorizon = Int.max
+
+    /// The steps seed `seed` spreads its delays over: the estimate (the fifo probe's length) times
+    /// 1, 2 or 4 in turn, capped at `maxHorizon`. Runs off the fifo path (a fault fifo never
+    /// injects, a retry) can be much longer than the probe, and delays drawn from its length alone
+    /// never reach their late races. A function of the seed only — no probe runs (a scenario that
+    /// traps would take the process down), nothing learned from earlier runs, so a seed's schedule
+    /// never depends on `--jobs`.
+    public func horizon(for seed: UInt64) -> Int {
+        let (scaled, overflow) = estimatedSteps.multipliedReportingOverflow(by: 1 << Int(seed % 3))
+        return max(1, min(overflow ? Int.max : scaled, maxHorizon))
+    }
+
     public func start(seed: UInt64, symbols: SymbolTable) {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
-        delayPoints = (0..<delays).map { _ in random.below(estimatedSteps) }.sorted()
+        let horizon = horizon(for: seed)
+        delayPoints = (0..<delays).map { _ in random.below(horizon) }.sorted()
         used = 0
         held.removeAll(keepingCapacity: true)
     }

@@ -58,22 +58,10 @@ public struct RunPlan: Sendable {
 
     /// A fresh strategy object for this plan.
     public func makeStrategy() -> any Strategy {
-        let steps = strategy.kind == .delay ? explorationEstimate() : estimatedSteps
-        let base = strategy.makeStrategy(estimatedSteps: steps)
+        let base = strategy.makeStrategy(estimatedSteps: estimatedSteps)
+        (base as? DelayBoundedStrategy)?.maxHorizon = scenario.limits.maxSteps
         guard let prefix else { return base }
         return PrefixStrategy(prefix: prefix.tape, keep: prefix.keep, then: base)
-    }
-
-    /// The run length `delay` spreads its delays over: the longest of the `fifo` probe and of
-    /// `random` runs of seeds `0..<probes`, capped at the step limit. Runs off the fifo path (a fault
-    /// fifo never injects, a retry) can be much longer than the probe, and delays drawn from the
-    /// probe's length alone never reach their late races. A function of the plan only, so a seed's
-    /// schedule never depends on `--jobs` or on the runs before it.
-    public func explorationEstimate(probes: UInt64 = 32) -> Int {
-        var longest = estimatedSteps
-        let walker = RandomStrategy()
-        for seed in 0..<probes { longest = max(longest, run(seed: seed, strategy: walker).steps) }
-        return min(longest, scenario.limits.maxSteps)
     }
 
     /// Runs one seed without recording events (decisions and digest only).

@@ -108,7 +108,16 @@ public struct TraceReplayer {
         let tapeFollower = ReplayStrategy(tape: input.tape)
         let observer = ScheduleObserver(tapeFollower)
         let recordedJobs = JobLedger()
-        let recorded = recordedPlan.run(seed: seed, strategy: observer, sink: recordedJobs)
+        // A recording that crashed is read back up to the step before the trap (its job ran alone
+        // or as the last decision; it is not re-run here, where it would take the process down).
+        var limits = recordedPlan.scenario.limits
+        var crashed = false
+        if let footer = input.footer, case .crashed = footer.verdict {
+            crashed = true
+            limits.maxSteps = max(0, Int(footer.steps) - 1)
+        }
+        let recorded = recordedPlan.scenario.run(
+            variant: recordedPlan.variant, seed: seed, strategy: observer, sink: recordedJobs, limits: limits)
         var schedule = observer.schedule
         // Known work: every job that ran or was ready at a pick (a job the failure cut off still
         // took part in the races before it).
@@ -119,7 +128,7 @@ public struct TraceReplayer {
             problem =
                 "the trace's schedule does not re-run on its own variant \(input.header.variant) "
                 + "(\(tapeFollower.notes.first ?? "it asks for fewer decisions")), so it cannot be followed by identity"
-        } else if let footer = input.footer, footer.digest != recorded.digest {
+        } else if !crashed, let footer = input.footer, footer.digest != recorded.digest {
             problem =
                 "the trace's schedule re-runs differently on its own variant \(input.header.variant) "
                 + "(digest \(recorded.digest), recorded \(footer.digest)), so it cannot be followed by identity"

@@ -9,6 +9,9 @@ public enum ExecutingType: Hashable, Sendable {
     case latest
     /// An activation while one runs is rejected with `.cancelled`.
     case only
+    /// An activation while one runs waits; when the running task finishes, its result goes to every
+    /// waiting activation too (their inputs are never used), and the board completes.
+    case onlyResult
     /// Activations run one after another, in order.
     case queue
     /// Activations run on an operation queue with at most `max` at a time.
@@ -22,7 +25,9 @@ public enum ExecutingType: Hashable, Sendable {
 /// → completion(.done); the board completes when the last task finished (for `queue`, when no task
 /// is left to start); `only` rejects with completion(.cancelled) only; `latest` cancels every earlier
 /// task (processing(false), completion(.cancelled)) and their late results are ignored; `latest`
-/// and `concurrent` start their work from an OperationQueue, which is a hop (a job here).
+/// and `concurrent` start their work from an OperationQueue, which is a hop (a job here);
+/// `onlyResult` runs the first activation only and hands its result to every activation that
+/// arrived meanwhile.
 public final class BlockTaskBoard: ActivatableBoard {
     /// Runs the task for an input and calls the completion, now or from a later job.
     public typealias Executor = (_ input: BoardValue, _ completion: @escaping (BoardTaskResult) -> Void) -> Void
@@ -94,7 +99,7 @@ public final class BlockTaskBoard: ActivatableBoard {
             }
             accept(number, parameter, phase: .running)
             execute(number)
-        case .queue:
+        case .queue, .onlyResult:
             let startNow = records.isEmpty
             accept(number, parameter, phase: startNow ? .running : .pending)
             if startNow { execute(number) }
@@ -175,6 +180,9 @@ public final class BlockTaskBoard: ActivatableBoard {
             sim.emit("task.finish", identifier, ["task": .int(number), "ignored": true])
             return
         }
+        if executingType == .onlyResult {
+            return finishAll(with: result, from: number)
+        }
         let record = records.remove(at: index)
         let becameEmpty = records.isEmpty
         finished += 1
@@ -196,6 +204,34 @@ public final class BlockTaskBoard: ActivatableBoard {
         }
     }
 
+    /// `onlyResult`: the running task's result is delivered to every activation, in order, each
+    /// one's handlers in full (success|error → output → processing(false) → completion(.done)), as
+    /// upstream's `finishExecuting` does with `transitionAll(terminal: .completed)`; then the board
+    /// completes.
+    private func finishAll(with result: BoardTaskResult, from number: Int) {
+        let delivered = records
+        records.removeAll()
+        finished += 1
+        sim.emit(
+            "task.finish", identifier,
+            [
+                "task": .int(number), "ignored": false, "ok": .bool((try? result.get()) != nil),
+                "sharedWith": .int(delivered.count - 1),
+            ])
+        for record in delivered {
+            switch result {
+            case .success(let output):
+                record.parameter.successHandler?(output)
+                sendOutput(output, in: sim)
+            case .failure(let error):
+                record.parameter.errorHandler?(error)
+            }
+            record.parameter.processingHandler?(false)
+            record.parameter.completionHandler?(.done)
+        }
+        complete(true, in: sim)
+    }
+
     private func afterDelivery(becameEmpty: Bool) {
         switch executingType {
         case .queue:
@@ -207,7 +243,7 @@ public final class BlockTaskBoard: ActivatableBoard {
         case .latest, .concurrent:
             pumpOperations()
             if becameEmpty { complete(true, in: sim) }
-        case .default, .only:
+        case .default, .only, .onlyResult:
             if becameEmpty { complete(true, in: sim) }
         }
     }

@@ -31,16 +31,25 @@ public final class Motherboard {
     unowned let sim: Simulation
     /// False models Boardy before 1.63: a removed board keeps its delegate and can still drive flows.
     public let detachesRemovedBoards: Bool
+    /// True models a DEBUG build of Boardy: a board or flow change made off the `main` lane fails the
+    /// run (oracle `boardy.main-thread`), as `boardyAssertMainThread()` asserts in
+    /// congncif/boardy `Boardy/Core/Utils/Locked.swift` (called by `registerFlow`, `removeFlow`,
+    /// `addBoard`, `removeBoard`). Release builds do not check.
+    public let checksMainThread: Bool
     /// Installed boards, in installation order.
     public private(set) var boards: [any ActivatableBoard] = []
     private var producers: [(identifier: String, make: () -> any ActivatableBoard)] = []
     private var flows: [BoardFlow] = []
 
     /// A motherboard with its default flows registered.
-    public init(_ identifier: String = "mainboard", sim: Simulation, detachesRemovedBoards: Bool = true) {
+    public init(
+        _ identifier: String = "mainboard", sim: Simulation, detachesRemovedBoards: Bool = true,
+        checksMainThread: Bool = false
+    ) {
         self.identifier = identifier
         self.sim = sim
         self.detachesRemovedBoards = detachesRemovedBoards
+        self.checksMainThread = checksMainThread
         registerDefaultFlows()
     }
 
@@ -60,6 +69,7 @@ public final class Motherboard {
 
     /// Installs a board now.
     public func installBoard(_ board: any ActivatableBoard) {
+        assertMainThread("installBoard")
         precondition(self.board(board.identifier) == nil, "board \(board.identifier) is already installed")
         boards.append(board)
         board.delegate = self
@@ -97,6 +107,7 @@ public final class Motherboard {
 
     /// Removes a board; removing one that is not installed does nothing (a double completion).
     public func removeBoard(_ identifier: String) {
+        assertMainThread("removeBoard")
         guard let index = boards.firstIndex(where: { $0.identifier == identifier }) else {
             sim.emit("board.remove", identifier, ["installed": false])
             return
@@ -106,10 +117,19 @@ public final class Motherboard {
         sim.emit("board.remove", identifier, ["installed": true])
     }
 
+    /// Boardy's DEBUG check: motherboard storage is unsynchronized, so it may only change on `main`
+    /// (set-up code, before the run, counts as main).
+    private func assertMainThread(_ function: String) {
+        guard checksMainThread, let lane = sim.currentLane, lane != sim.lane("main") else { return }
+        sim.emit("boardy.offMain", identifier, ["function": .text(function)])
+        sim.fail("boardy.main-thread", "\(identifier).\(function) was called off the main thread")
+    }
+
     // MARK: Flows
 
     /// Registers a flow for the outputs of `source` (or of every board when nil).
     public func registerFlow(_ name: String, from source: String?, _ handler: @escaping (BoardValue) -> Void) {
+        assertMainThread("registerFlow")
         flows.append(
             BoardFlow(name: name, kind: .output, source: source, isDefault: false) { _, message in
                 if case .output(let value) = message { handler(value) }
@@ -126,6 +146,7 @@ public final class Motherboard {
 
     /// Removes the user flows with this name.
     public func removeFlow(_ name: String) {
+        assertMainThread("removeFlow")
         flows.removeAll { $0.name == name && !$0.isDefault }
     }
 

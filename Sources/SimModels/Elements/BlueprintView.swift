@@ -16,13 +16,18 @@ public final class BlueprintView {
         /// A naive host: lifecycle callbacks run inside the pass, and the dirty flag is cleared
         /// when the pass ends, so a request made during the pass is silently lost.
         case clearAfterPass
+        /// Blueprint before square/Blueprint PR #618: a request during a pass schedules an ordinary
+        /// layout, and a pass forced from inside a pass (`layoutIfNeeded()` from a UIKit callback such
+        /// as `safeAreaInsetsDidChange`) trips `precondition(!isInsideUpdate, "Reentrant updates are
+        /// not supported in BlueprintView…")`: the process traps.
+        case trapReentrant
     }
 
     private unowned let simulation: Simulation
     private let main: LaneID
     public let policy: UpdatePolicy
     /// Whether the host is in a window: lifecycle callbacks are only delivered when visible.
-    public let isVisible: Bool
+    public private(set) var isVisible: Bool
 
     /// The root view (never rebuilt); its children back the element tree.
     public let root: NativeView
@@ -36,6 +41,10 @@ public final class BlueprintView {
 
     public private(set) var needsViewHierarchyUpdate = false
     public private(set) var isInsideUpdate = false
+    /// Views removed from the element tree whose disappearing transition is still running: they stay
+    /// on screen until it finishes (square/Blueprint `NativeViewController`: `performDisappearing(…,
+    /// completion: removeChild)`), while their `onDisappear` already ran after the pass.
+    public private(set) var disappearingViews: [NativeView] = []
     /// Update passes run so far.
     public private(set) var passCount = 0
     /// Requests deferred because they arrived during a pass.
@@ -62,6 +71,39 @@ public final class BlueprintView {
         self.element = element
     }
 
+    /// The host entered or left a window (`BlueprintView.didMoveToWindow`). Becoming visible calls
+    /// every view's `onAppear`, becoming hidden every view's `onDisappear`, depth first, at once
+    /// (square/Blueprint `BlueprintView.swift`: `isVisible` → `handleAppeared`/`handleDisappeared`);
+    /// passes made while hidden deliver no lifecycle callbacks.
+    public func moveToWindow(_ inWindow: Bool) {
+        guard inWindow != isVisible else { return }
+        isVisible = inWindow
+        simulation.emit("view.visibility", "", ["visible": .bool(inWindow)])
+        var calls: [LifecycleCall] = []
+        for child in root.children {
+            collectVisibility(child.view, at: child.path.description, appearing: inWindow, into: &calls)
+        }
+        deliver(calls)
+    }
+
+    private func collectVisibility(
+        _ view: NativeView, at path: String, appearing: Bool, into calls: inout [LifecycleCall]
+    ) {
+        if let callback = appearing ? view.description.onAppear : view.description.onDisappear {
+            calls.append(LifecycleCall(appearing: appearing, path: path, callback: callback))
+        }
+        for child in view.children {
+            collectVisibility(child.view, at: join(path, child.path), appearing: appearing, into: &calls)
+        }
+    }
+
+    /// UIKit told the view its safe area changed (`BlueprintView.safeAreaInsetsDidChange`): the
+    /// hierarchy must be updated, possibly while a pass is running (the callback is synchronous).
+    public func safeAreaInsetsDidChange() {
+        simulation.emit("view.safeAreaChange", "", ["updating": .bool(isInsideUpdate)])
+        setNeedsViewHierarchyUpdate()
+    }
+
     /// Runs the pending update now (UIKit's `layoutIfNeeded`).
     public func layoutIfNeeded() { updateViewHierarchyIfNeeded() }
 
@@ -74,6 +116,10 @@ public final class BlueprintView {
         switch policy {
         case .clearAfterPass:
             // Coalesces with the pass it believes pending, even the one running now.
+            if needsViewHierarchyUpdate { return }
+            needsViewHierarchyUpdate = true
+            setNeedsLayout()
+        case .trapReentrant:
             if needsViewHierarchyUpdate { return }
             needsViewHierarchyUpdate = true
             setNeedsLayout()
@@ -113,11 +159,19 @@ public final class BlueprintView {
         guard needsViewHierarchyUpdate else { return }
         if isInsideUpdate {
             // A pass forced from inside a pass: never nest, retry later (or drop, naively).
-            if policy == .deferReentrant { scheduleDeferredUpdate() }
+            switch policy {
+            case .deferReentrant: scheduleDeferredUpdate()
+            case .clearAfterPass: break
+            case .trapReentrant:
+                simulation.emit("update.reentrant", "", ["pass": .int(passCount)])
+                preconditionFailure(
+                    "Reentrant updates are not supported in BlueprintView. Ensure that view events from within"
+                        + " the hierarchy are not synchronously triggering additional updates.")
+            }
             return
         }
         isInsideUpdate = true
-        if policy == .deferReentrant { needsViewHierarchyUpdate = false }
+        if policy != .clearAfterPass { needsViewHierarchyUpdate = false }
         passCount += 1
         let expected = element.map(ResolvedViewNode.resolve) ?? []
         simulation.emit("element.update", "", ["pass": .int(passCount), "views": .int(expected.count)])
@@ -128,7 +182,7 @@ public final class BlueprintView {
         updateChildren(of: root, to: expected, at: "", animation: animation, context: context, lifecycle: &lifecycle)
         hasUpdatedViewHierarchy = true
         switch policy {
-        case .deferReentrant:
+        case .deferReentrant, .trapReentrant:
             // Done before the callbacks, so a callback that re-renders schedules a normal pass.
             isInsideUpdate = false
             deliver(lifecycle)
@@ -227,6 +281,14 @@ public final class BlueprintView {
             if let disappearing = child.description.disappearingTransition {
                 simulation.emit(
                     "view.transition", here, ["kind": "disappear", "animation": .text(disappearing.description)])
+                disappearingViews.append(child)
+                let duration = Duration.milliseconds(disappearing.attributes.milliseconds)
+                let serial = child.serial
+                simulation.after(duration, on: main, "view.animationDone") { [weak self] in
+                    guard let self else { return }
+                    disappearingViews.removeAll { $0.serial == serial }
+                    simulation.emit("view.removeFromSuperview", here, ["serial": .int(serial)])
+                }
             }
         }
         view.children = updated

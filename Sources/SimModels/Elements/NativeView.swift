@@ -17,6 +17,15 @@ public final class NativeView {
         self.description = description
     }
 
+    /// Delivers a user event to the handler this view received at the last pass that applied it
+    /// (not the current element's: see `ViewDescription.onEvent`). False when it has none.
+    @discardableResult
+    public func send(_ event: String) -> Bool {
+        guard let handler = description.onEvent else { return false }
+        handler(event)
+        return true
+    }
+
     /// Visits this view and then its descendants, depth first, in child order.
     public func traverse(_ visit: (NativeView) -> Void) {
         visit(self)

@@ -18,12 +18,19 @@ public struct ViewDescription {
     /// Called during the update each time the description is applied to the view (build or
     /// reuse), like a view's own layout callbacks that may run inside Blueprint's update.
     public var onApply: (() -> Void)?
+    /// The control's event handler (a button's tap, a field's edit), installed on the native view
+    /// each time the description is applied. Between a new element and the next pass the view still
+    /// holds the previous pass's closure, so an event in that gap runs stale code (square/Blueprint
+    /// issue #13, "Events can be dropped between updates", open).
+    public var onEvent: ((_ event: String) -> Void)?
 
     public init(
         _ viewType: String, content: String = "", frame: Int = 0, layoutTransition: LayoutTransition = .inherited,
         appearingTransition: VisibilityTransition? = nil, disappearingTransition: VisibilityTransition? = nil,
-        onAppear: (() -> Void)? = nil, onDisappear: (() -> Void)? = nil, onApply: (() -> Void)? = nil
+        onAppear: (() -> Void)? = nil, onDisappear: (() -> Void)? = nil, onApply: (() -> Void)? = nil,
+        onEvent: ((_ event: String) -> Void)? = nil
     ) {
+        self.onEvent = onEvent
         self.viewType = viewType
         self.content = content
         self.frame = frame

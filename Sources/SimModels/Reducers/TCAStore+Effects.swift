@@ -50,6 +50,7 @@ extension TCA.Store {
         let cancelled = taskCancelled || cancelledNumbers.contains(number)
         cancelledNumbers.removeAll { $0 == number }
         unregistered.removeAll { $0.effect == number }
+        cancelledPending.removeAll { $0.effect == number }
         inFlight.removeAll { $0.number == number }
         simulation.emit("effect.finish", label, ["cancelled": .bool(cancelled)])
         didFinishEffect?()
@@ -103,6 +104,11 @@ extension TCA.Store {
     ) async {
         if let slot = unregistered.firstIndex(where: { $0.effect == number && $0.id == id }) {
             unregistered.remove(at: slot)
+        } else if let slot = cancelledPending.firstIndex(where: { $0.effect == number && $0.id == id }) {
+            // `.whenReturned`: a `.cancel` already reached this part before its task got here.
+            cancelledPending.remove(at: slot)
+            simulation.emit("effect.skip", id.description, ["effect": .text(label)])
+            return
         }
         if cancelInFlight { cancel(id, by: label) }
         let innerLabel = label + ".op"
@@ -123,7 +129,8 @@ extension TCA.Store {
     }
 
     /// Cancels every effect registered under `id` now. Effects launched but not yet registered are missed
-    /// (counted in `missedCancellations` and the event's `missed` field).
+    /// (counted in `missedCancellations` and the event's `missed` field), unless the store registers
+    /// `.whenReturned`: then their cancellable part is skipped when their task reaches it.
     func cancel(_ id: TCA.CancelID, by canceller: String) {
         var cancelled: [Task<Void, Never>] = []
         registrations.removeAll { registration in
@@ -132,12 +139,29 @@ extension TCA.Store {
             cancelledNumbers.append(registration.effect)
             return true
         }
-        let missed = unregistered.count { $0.id == id }
+        var missed = unregistered.count { $0.id == id }
+        var pendingCancelled = 0
+        if registration == .whenReturned, missed > 0 {
+            cancelledPending.append(contentsOf: unregistered.filter { $0.id == id })
+            unregistered.removeAll { $0.id == id }
+            pendingCancelled = missed
+            missed = 0
+        }
         if missed > 0 { missedCancellations += 1 }
-        cancelledEffects += cancelled.count
-        simulation.emit(
-            "effect.cancel", id.description,
-            ["count": .int(cancelled.count), "missed": .int(missed), "by": .text(canceller)])
+        cancelledEffects += cancelled.count + pendingCancelled
+        if registration == .whenReturned {
+            simulation.emit(
+                "effect.cancel", id.description,
+                [
+                    "count": .int(cancelled.count), "missed": .int(missed), "pending": .int(pendingCancelled),
+                    "by": .text(canceller),
+                ])
+        } else {
+            // The shipped behaviour's events stay as they were recorded in Traces/.
+            simulation.emit(
+                "effect.cancel", id.description,
+                ["count": .int(cancelled.count), "missed": .int(missed), "by": .text(canceller)])
+        }
         for task in cancelled { task.cancel() }
     }
 

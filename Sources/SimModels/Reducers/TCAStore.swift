@@ -41,6 +41,8 @@ extension TCA {
         public internal(set) var cancelledEffects = 0
         /// A bound on one batch: more actions than this sent during one `send` is a runaway loop.
         public let maxActionsPerSend: Int
+        /// When cancellable effects become reachable by `.cancel` (TCA: when their task starts).
+        public let registration: CancellationRegistration
 
         let reducer: R
         let context: ReduceContext
@@ -50,6 +52,8 @@ extension TCA {
         var inFlight: [InFlightEffect] = []
         var registrations: [Registration] = []
         var unregistered: [PendingRegistration] = []
+        /// With `.whenReturned`: cancellable parts cancelled before their task reached them.
+        var cancelledPending: [PendingRegistration] = []
         /// Effects cancelled through a registration, until they finish (for `effect.finish`'s field).
         var cancelledNumbers: [Int] = []
         var nextEffectNumber = 0
@@ -59,6 +63,8 @@ extension TCA {
         var didProcess: ((Action, SendOrigin, State) -> Void)?
         /// Called after an effect finishes (the test store listens).
         var didFinishEffect: (() -> Void)?
+        /// The view's observers, called with the new state after each batch (see `observe`).
+        var stateObservers: [(State) -> Void] = []
 
         struct InFlightEffect {
             let number: Int
@@ -80,8 +86,9 @@ extension TCA {
         /// A store named `name` running `reducer` from `initialState` in `simulation`.
         public init(
             _ simulation: Simulation, name: String = "store", initialState: State, reducer: R,
-            maxActionsPerSend: Int = 10_000
+            maxActionsPerSend: Int = 10_000, registration: CancellationRegistration = .whenStarted
         ) {
+            self.registration = registration
             self.simulation = simulation
             self.name = name
             self.state = initialState
@@ -101,6 +108,12 @@ extension TCA {
             send(action, origin: .view)
         }
 
+        /// Calls `observer` with the state each time a batch of actions has been processed and written
+        /// back, as a view observing the store re-renders after `send` returns (TCA's observation).
+        public func observe(_ observer: @escaping (State) -> Void) {
+            stateObservers.append(observer)
+        }
+
         /// Labels of the effects still running, in the order they were launched.
         public var inFlightEffects: [String] { inFlight.map(\.label) }
 
@@ -116,6 +129,9 @@ extension TCA {
             }
             for pending in unregistered where !inFlight.contains(where: { $0.number == pending.effect }) {
                 return "pending registration under \(pending.id) outlives its effect #\(pending.effect)"
+            }
+            for pending in cancelledPending where !inFlight.contains(where: { $0.number == pending.effect }) {
+                return "cancelled pending part under \(pending.id) outlives its effect #\(pending.effect)"
             }
             for number in cancelledNumbers where !inFlight.contains(where: { $0.number == number }) {
                 return "cancelled effect #\(number) is remembered after it finished"
@@ -157,6 +173,7 @@ extension TCA {
             buffer.removeAll(keepingCapacity: true)
             state = current
             isSending = false
+            for observer in stateObservers { observer(current) }
         }
     }
 }

@@ -17,11 +17,16 @@ public struct PlayerFlowState: Sendable, Hashable {
 
 /// Player's flow state machine: `transition` is synchronous, and a transition requested while one
 /// is running is refused (Player throws "Transitioning while ongoing transition … is not supported").
+///
+/// Before a transition, the `skipTransition` hooks run (player-ui/player
+/// `core/player/src/controllers/flow/flow.ts`, a `SyncBailHook`): the first that answers true blocks
+/// it, and the flow stays where it is. Player's validation taps it (`core/player/src/player.ts`).
 public final class PlayerFlow {
     private unowned let simulation: Simulation
     private let states: [String: PlayerFlowState]
     private let startState: String
     private var hooks: [(_ from: String?, _ to: PlayerFlowState) -> Void] = []
+    private var skipHooks: [(_ current: PlayerFlowState) -> Bool] = []
 
     /// The state the flow is in, nil before `start`.
     public private(set) var current: PlayerFlowState?
@@ -31,6 +36,8 @@ public final class PlayerFlow {
     public private(set) var history: [String] = []
     /// Transitions refused because another was running.
     public private(set) var refusedCount = 0
+    /// Transitions a `skipTransition` hook blocked (validation, in Player).
+    public private(set) var skippedCount = 0
 
     public init(_ simulation: Simulation, start: String, states: [PlayerFlowState]) {
         self.simulation = simulation
@@ -46,6 +53,12 @@ public final class PlayerFlow {
         hooks.append(hook)
     }
 
+    /// Calls `hook` before every transition that is not forced; the first hook returning true blocks
+    /// the transition (Player's `skipTransition` bail hook), in registration order.
+    public func onSkipTransition(_ hook: @escaping (_ current: PlayerFlowState) -> Bool) {
+        skipHooks.append(hook)
+    }
+
     /// Enters the start state.
     public func start() {
         guard current == nil, let state = states[startState] else { return }
@@ -53,9 +66,10 @@ public final class PlayerFlow {
     }
 
     /// Follows the transition named `value` from the current state. Returns false when refused:
-    /// during another transition, at an END state, or when no such transition exists.
+    /// during another transition, at an END state, when a `skipTransition` hook blocks it (unless
+    /// `force`, Player's `TransitionOptions.force`), or when no such transition exists.
     @discardableResult
-    public func transition(_ value: String) -> Bool {
+    public func transition(_ value: String, force: Bool = false) -> Bool {
         let from = current?.name ?? ""
         if isTransitioning {
             refusedCount += 1
@@ -64,6 +78,11 @@ public final class PlayerFlow {
         }
         guard let state = current, state.viewRef != nil else {
             simulation.emit("flow.refused", value, ["from": .text(from), "reason": "end"])
+            return false
+        }
+        if !force, skipHooks.contains(where: { $0(state) }) {
+            skippedCount += 1
+            simulation.emit("flow.skipped", value, ["from": .text(from), "reason": "skipTransition"])
             return false
         }
         guard let nextName = state.transitions[value], let next = states[nextName] else {

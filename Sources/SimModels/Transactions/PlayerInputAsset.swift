@@ -4,8 +4,9 @@ import SimCore
 /// `.input` transaction it registers while being edited.
 ///
 /// Typing changes only the local text. Editing begins → register `.input { set() }`; editing
-/// ends → `set()` then `clear(.input)`. Every native view update that shows the binding copies its
-/// value into the local text (the view model's data sink), whatever the user has typed.
+/// ends → `set()` then `clear(.input)`. Every native update of the asset's own view copies the
+/// binding's value into the local text (the view model's data sink), whatever the user has typed;
+/// updates of other views do not reach it (each view has its own assets).
 public final class PlayerInputAsset {
     private unowned let simulation: Simulation
     private let data: PlayerDataModel
@@ -13,6 +14,8 @@ public final class PlayerInputAsset {
 
     public let id: String
     public let binding: String
+    /// The view the asset belongs to.
+    public let viewRef: String
     /// The text shown in the field.
     public private(set) var text = ""
     /// True between focus and blur.
@@ -22,15 +25,17 @@ public final class PlayerInputAsset {
 
     public init(
         _ simulation: Simulation, id: String, binding: String, data: PlayerDataModel,
-        transactions: TransactionContext<PendingTransactionPhases>, views: PlayerViewController
+        transactions: TransactionContext<PendingTransactionPhases>, views: PlayerViewController, view viewRef: String
     ) {
         self.simulation = simulation
         self.id = id
         self.binding = binding
+        self.viewRef = viewRef
         self.data = data
         self.transactions = transactions
         views.onNativeUpdate { [weak self] update in
-            if let self, let value = update.value(of: binding) { sink(value) }
+            guard update.viewRef == viewRef, let self, let value = update.value(of: binding) else { return }
+            sink(value, update)
         }
     }
 
@@ -61,10 +66,15 @@ public final class PlayerInputAsset {
     /// Unsaved: being edited, and the field shows something the data model does not hold.
     public var hasUnsavedText: Bool { isEditing && text != data.get(binding) }
 
-    private func sink(_ value: String) {
+    private func sink(_ value: String, _ update: PlayerViewUpdate) {
         let lost = hasUnsavedText && value != text
         if lost { overwrites.append((text, value)) }
-        simulation.emit("input.sink", id, ["from": .text(text), "to": .text(value), "lostTyping": .bool(lost)])
+        simulation.emit(
+            "input.sink", id,
+            [
+                "from": .text(text), "to": .text(value), "lostTyping": .bool(lost),
+                "update": .text(update.reason),
+            ])
         text = value
     }
 }

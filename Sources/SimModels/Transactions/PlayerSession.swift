@@ -1,7 +1,11 @@
 import SimCore
 
 /// The minimum of a Player instance for pending-transaction scenarios: data, flow, views, the
-/// transaction context, and the assets on screen.
+/// transaction context, navigation validation, and the assets on screen.
+///
+/// As in player-ui/player `core/player/src/player.ts`, validation taps the flow's `skipTransition`:
+/// a view whose required bindings are empty in the data model blocks the transition, and the
+/// current view is re-resolved at once (`currentView.update(bindings)`) to show the errors.
 ///
 /// ```swift
 /// let player = PlayerSession(simulation, data: ["user.name": ""],
@@ -18,22 +22,45 @@ public final class PlayerSession {
     public let flow: PlayerFlow
     public let views: PlayerViewController
     public let transactions: TransactionContext<PendingTransactionPhases>
+    /// Navigation validation (`required` bindings per view).
+    public let validation: PlayerValidation
+    private let startView: String?
 
+    /// A session over `states` and `views` (view ref → bindings shown). `required` lists, per view
+    /// ref, the bindings navigation validation requires; `staleUpdates` and `rendering` choose the
+    /// Player version and platform (see `PlayerStaleUpdatePolicy`, `PlayerNativeRendering`).
     public init(
         _ simulation: Simulation, data initial: [String: String] = [:], start: String? = nil,
-        states: [PlayerFlowState], views: [String: [String]]
+        states: [PlayerFlowState], views: [String: [String]], required: [String: [String]] = [:],
+        staleUpdates: PlayerStaleUpdatePolicy = .drop, rendering: PlayerNativeRendering = .mainQueue
     ) {
         precondition(!states.isEmpty, "a flow needs at least one state")
         self.simulation = simulation
         data = PlayerDataModel(simulation, initial: initial)
-        flow = PlayerFlow(simulation, start: start ?? states[0].name, states: states)
-        self.views = PlayerViewController(simulation, data: data, flow: flow, views: views)
+        let startName = start ?? states[0].name
+        startView = states.first { $0.name == startName }?.viewRef
+        flow = PlayerFlow(simulation, start: startName, states: states)
+        let views = PlayerViewController(
+            simulation, data: data, flow: flow, views: views, staleUpdates: staleUpdates, rendering: rendering)
+        self.views = views
         transactions = TransactionContext(simulation)
+        let validation = PlayerValidation(simulation, data: data, required: required)
+        self.validation = validation
+        // Strong captures are safe: neither the controller nor the validation holds the flow.
+        flow.onSkipTransition { state in
+            guard let ref = state.viewRef else { return false }
+            let failing = validation.validateNavigation(ref)
+            guard !failing.isEmpty else { return false }
+            views.updateCurrentView(failing, reason: "validation")
+            return true
+        }
     }
 
-    /// An input asset on the native side bound to `binding`.
-    public func input(_ id: String, binding: String) -> PlayerInputAsset {
-        PlayerInputAsset(simulation, id: id, binding: binding, data: data, transactions: transactions, views: views)
+    /// An input asset on the native side of `view` (default: the start state's view) bound to `binding`.
+    public func input(_ id: String, binding: String, view: String? = nil) -> PlayerInputAsset {
+        PlayerInputAsset(
+            simulation, id: id, binding: binding, data: data, transactions: transactions, views: views,
+            view: view ?? startView ?? "")
     }
 
     /// An action asset whose `run` follows the transition `value`.

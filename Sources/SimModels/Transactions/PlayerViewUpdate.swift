@@ -5,14 +5,16 @@ public struct PlayerViewUpdate: Sendable {
     public var viewRef: String
     /// Binding → value, in the view's asset order.
     public var values: [(binding: String, value: String)]
-    /// Why the view was resolved: `enter` (a transition) or `data` (batched data changes).
+    /// Why the view was resolved: `enter` (a transition), `data` (batched data changes) or
+    /// `validation` (a blocked transition re-rendering the current view).
     public var reason: String
     /// Resolution number within the run, 1-based.
     public var number: Int
+    /// The view instance that resolved it (each entered view is a new instance), 1-based.
+    public var instance: Int
 
     /// The snapshot value of `binding`, nil when the view does not show it.
     public func value(of binding: String) -> String? {
         values.first { $0.binding == binding }?.value
     }
-
 }
