@@ -9,6 +9,9 @@ public enum BuiltinScenarios {
         AsyncActionStaleVariable.scenario,
         SearchStaleResponse.scenario,
         CounterRace.scenario,
+        ActorReentrancyCache.scenario,
+        SearchDebounceTask.scenario,
+        DoubleTapSubmit.scenario,
         UnrulyCounter.scenario,
         // Real upstream bugs (issue #16), each citing its issue or PR.
         PlayerOldViewUpdate.scenario,
@@ -19,5 +22,7 @@ public enum BuiltinScenarios {
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
         NativeblocksTCALateSend.scenario,
+        // What the capture routes of Swift concurrency hold (README's capture matrix).
+        CaptureProbe.scenario,
     ]
 }

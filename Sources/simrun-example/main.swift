@@ -70,4 +70,4 @@ final class SubmittedOrder {
     var promo: String?
 }
 
-SimRun.main(scenarios: [CheckoutPromoCode.scenario])
+SimRun.main(scenarios: [CheckoutPromoCode.scenario, AutosaveDraft.scenario])

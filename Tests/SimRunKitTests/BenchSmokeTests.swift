@@ -9,7 +9,7 @@ import Testing
 /// benchmark, never to tests).
 @Suite struct BenchSmokeTests {
     static let keys = [
-        "kernel_jobs_per_second", "record_events_per_second", "corpus_bytes_per_event",
+        "kernel_jobs_per_second", "async_jobs_per_second", "record_events_per_second", "corpus_bytes_per_event",
         "corpus_file_bytes_per_event", "replay_events_per_second", "decode_events_per_second",
         "fuzz_schedules_per_second", "until_bug_pct", "until_bug_random", "record_peak_memory",
     ]

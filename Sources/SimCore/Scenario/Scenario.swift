@@ -5,6 +5,8 @@ public struct Scenario: Sendable {
     public var summary: String
     public var variants: [Variant]
     public var limits: RunLimits
+    /// What the scenario needs from the concurrency runtime (`Scenario.async` sets it).
+    public internal(set) var concurrency: Concurrency = .kernel
     /// Builds one run: models, first jobs, oracles.
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
 
@@ -38,8 +40,18 @@ public struct Scenario: Sendable {
         variant: String, seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink(),
         limits: RunLimits? = nil
     ) -> RunResult {
-        let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
-        setUp(simulation, variant)
-        return simulation.run()
+        guard concurrency != .kernel else {
+            let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
+            setUp(simulation, variant)
+            return simulation.run()
+        }
+        let run = {
+            let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
+            self.setUp(simulation, variant)
+            // The run's capture is bound to this thread by its set-up; later jobs are not its own.
+            defer { ExecutorCapture.bind(nil) }
+            return simulation.run()
+        }
+        return ExecutorCapture.ensureRoute() == .enqueueHook ? runOnPlainThread(run) : run()
     }
 }

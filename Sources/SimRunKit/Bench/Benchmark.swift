@@ -55,7 +55,7 @@ public struct Benchmark {
     public init(configuration: Configuration) { self.configuration = configuration }
 
     /// The measurements, by the names `--only` accepts.
-    public static let groups = ["kernel", "record", "corpus", "replay", "fuzz", "until-bug", "memory"]
+    public static let groups = ["kernel", "async", "record", "corpus", "replay", "fuzz", "until-bug", "memory"]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
     public func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
@@ -66,6 +66,7 @@ public struct Benchmark {
             progress(group)
             switch group {
             case "kernel": figures.append(kernelFigure())
+            case "async": figures.append(asyncFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
             case "replay": figures += try replayAndDecodeFigures()

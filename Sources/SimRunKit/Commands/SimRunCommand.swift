@@ -41,6 +41,10 @@ extension CatalogCommand {
 public enum SimRun {
     /// Parses the process arguments, runs the command and exits with its status.
     public static func main(scenarios: [Scenario]) -> Never {
+        // First thing, while no task exists: only then can simrun's executors capture `@MainActor`
+        // code and sleeps (see ExecutorCapture). Processes that run no async scenario pay nothing for it
+        // but a fallback hop for tasks that belong to no run (simrun itself starts none).
+        ExecutorCapture.installExecutorFactory()
         ChildProcess.markSelfExecutable()
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
         let code = run(

@@ -1,0 +1,395 @@
+// The one file that touches the concurrency runtime's SPI and underscored entry points (DESIGN §9):
+// the executor factory (`_createExecutors(factory:)`), the global enqueue hook
+// (`swift_task_enqueueGlobal_hook`), a job's task id (`swift_task_getJobTaskId`) and a thread-local
+// slot. Everything else in SimCore sees only `CapturedJob`, `JobRouter` and `CaptureRoute`.
+// `CaptureProbeTests` pins down what each route captures, so a toolchain that changes any of this
+// fails `swift test` instead of silently letting work escape.
+
+import Synchronization
+
+#if compiler(>=6.3)
+    @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A job handed to the simulation by one of the capture routes, with what the router needs to place it.
+struct CapturedJob {
+    let job: UnownedJob
+    /// The runtime's id of the job's task (unique in the process while the task lives), or 0 for a job
+    /// that is not a task (an actor's drain job). A key only: never an identity in a trace.
+    let taskID: UInt64
+}
+
+/// Where captured jobs go: the capture of the simulation running on this thread.
+protocol JobRouter: AnyObject, Sendable {
+    /// A job for the global (default) executor, enqueued on the simulation's thread.
+    func enqueueGlobal(_ job: CapturedJob)
+    /// A job for the main actor, enqueued on the simulation's thread.
+    func enqueueMain(_ job: CapturedJob)
+    /// A job due after a delay the runtime computed from a real clock: the requested duration lies in
+    /// `lower ... lower + span` (see `AsyncCapture.virtualDelay`).
+    func enqueueTimed(_ job: CapturedJob, lower: Duration, span: Duration)
+    /// A job that belongs to a task of this simulation but was enqueued from another thread.
+    func enqueueForeign(_ job: CapturedJob, what: String)
+    /// The real instant the job running now started, to bound the delay of a sleep.
+    var jobStartContinuous: ContinuousClock.Instant { get }
+}
+
+/// How plain Swift concurrency reaches the scheduler in this process.
+public enum CaptureRoute: String, Sendable, CustomStringConvertible {
+    /// simrun's executors were installed with `_createExecutors(factory:)` from a synchronous main:
+    /// `Task {}`, `Task.detached`, actors, `@MainActor` and `Task.sleep` are all captured.
+    case executorFactory = "executor-factory"
+    /// The runtime's global enqueue hook: `Task {}`, `Task.detached` and actor jobs are captured;
+    /// `@MainActor` hops and sleeps are not (they are reported as escapes).
+    case enqueueHook = "enqueue-hook"
+    /// Neither route is available with this toolchain: async scenarios cannot run.
+    case unavailable = "unavailable"
+
+    /// The route's name, as the README's capture matrix and the bench notes print it.
+    public var description: String { rawValue }
+
+    /// Whether `@MainActor` jobs and clock sleeps reach the scheduler on this route.
+    public var capturesMainActor: Bool { self == .executorFactory }
+}
+
+/// The capture routes: installing them, and the per-thread binding of a run to its router.
+public enum ExecutorCapture {
+    /// The route in force in this process (after `installExecutorFactory()` or the first async run).
+    public static var route: CaptureRoute {
+        switch installed.load(ordering: .acquiring) {
+        case 1: .executorFactory
+        case 2: .enqueueHook
+        default: .unavailable
+        }
+    }
+
+    /// 0 nothing, 1 factory, 2 hook. Process-wide on purpose: a route is a property of the process.
+    private static let installed = Atomic<Int>(0)
+    private static let installLock = Mutex<Void>(())
+
+    /// Installs simrun's main and default executors for the whole process. Call it first thing in a
+    /// synchronous `main`, before any task exists (`SimRun.main` does); later it would hang the
+    /// runtime, so it refuses inside a task and once any route is installed. Returns the route in
+    /// force afterwards.
+    @discardableResult
+    public static func installExecutorFactory() -> CaptureRoute {
+        // Called from inside a task, the platform's executors are already running: installing now
+        // would hang (probes). Refuse, and leave the hook route to `ensureRoute`.
+        guard !withUnsafeCurrentTask(body: { $0 != nil }) else { return route }
+        installLock.withLock { _ in
+            guard installed.load(ordering: .acquiring) == 0 else { return }
+            #if compiler(>=6.3)
+                if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+                    _createExecutors(factory: SimExecutorFactory.self)
+                    installed.store(1, ordering: .releasing)
+                }
+            #endif
+        }
+        return route
+    }
+
+    /// Makes sure some route is in force: the factory if it was installed, else the enqueue hook
+    /// (any process, tests included). Returns the route in force.
+    @discardableResult
+    public static func ensureRoute() -> CaptureRoute {
+        if installed.load(ordering: .acquiring) != 0 { return route }
+        installLock.withLock { _ in
+            guard installed.load(ordering: .acquiring) == 0 else { return }
+            if EnqueueHook.install() { installed.store(2, ordering: .releasing) }
+        }
+        return route
+    }
+
+    // MARK: The router of this thread
+
+    /// The router of the run on this thread (a weak box in a pthread slot: a run binds itself for
+    /// its duration and unbinds at the end).
+    static var current: (any JobRouter)? {
+        guard let raw = pthread_getspecific(slot.key) else { return nil }
+        return Unmanaged<RouterBox>.fromOpaque(raw).takeUnretainedValue().router
+    }
+
+    static func bind(_ router: (any JobRouter)?) {
+        if let old = pthread_getspecific(slot.key) { Unmanaged<RouterBox>.fromOpaque(old).release() }
+        let box = router.map { Unmanaged.passRetained(RouterBox($0)).toOpaque() }
+        _ = pthread_setspecific(slot.key, box)
+    }
+
+    private static let slot = ThreadSlot()
+
+    /// Routers by task id, for jobs of a simulation's tasks that arrive from another thread.
+    static let owners = Mutex<[UInt64: WeakRouter]>([:])
+
+    static func register(_ taskID: UInt64, to router: any JobRouter) {
+        owners.withLock { $0[taskID] = WeakRouter(router) }
+    }
+
+    static func unregister(_ taskIDs: [UInt64]) {
+        owners.withLock { table in for id in taskIDs { table[id] = nil } }
+    }
+
+    /// Starts a run's first task. On the hook route it prefers simrun's executor: without a
+    /// preference `Task.yield()` goes to `Task.defaultExecutor` (the platform's) behind the hook.
+    static func startTask(_ body: @escaping @Sendable () async -> Void) {
+        #if compiler(>=6.3)
+            if route == .enqueueHook {
+                Task(executorPreference: simGlobalExecutor) { await body() }
+                return
+            }
+        #endif
+        Task { await body() }
+    }
+
+    /// The router a job belongs to when it arrives on a thread that runs no simulation.
+    static func owner(of taskID: UInt64) -> (any JobRouter)? {
+        guard taskID != 0 else { return nil }
+        return owners.withLock { $0[taskID]?.router }
+    }
+}
+
+/// A real (wall-clock) pause, used only while waiting for escaped work to come back.
+enum RealSleep {
+    static func milliseconds(_ count: Int) { _ = usleep(useconds_t(count * 1_000)) }
+}
+
+/// Runs `body` on a thread of its own and waits for it. On the hook route a run inside a task (a
+/// test function) would nest its jobs inside that task's job, and the runtime then hands some actor
+/// jobs to the platform's executor behind the hook; a plain thread runs them as the probe does.
+func runOnPlainThread<T>(_ body: () -> T) -> T {
+    var result: T?
+    withoutActuallyEscaping({ result = body() }) { work in
+        let context = Unmanaged.passRetained(ThreadBody(work)).toOpaque()
+        #if canImport(Darwin)
+            var thread: pthread_t?
+        #else
+            var thread = pthread_t()
+        #endif
+        let status = pthread_create(&thread, nil, threadEntry, context)
+        precondition(status == 0, "cannot start a thread for the run: \(status)")
+        #if canImport(Darwin)
+            pthread_join(thread!, nil)
+        #else
+            pthread_join(thread, nil)
+        #endif
+    }
+    return result!
+}
+
+#if canImport(Darwin)
+    private func threadEntry(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+        return nil
+    }
+#else
+    private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }
+#endif
+
+private final class ThreadBody: @unchecked Sendable {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+final class RouterBox {
+    weak var router: (any JobRouter)?
+    init(_ router: any JobRouter) { self.router = router }
+}
+
+struct WeakRouter: Sendable {
+    weak var router: (any JobRouter)?
+    init(_ router: any JobRouter) { self.router = router }
+}
+
+/// One pthread key for the process, created once.
+private final class ThreadSlot: Sendable {
+    let key: pthread_key_t
+    init() {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { raw in
+            #if canImport(Darwin)
+                Unmanaged<RouterBox>.fromOpaque(raw).release()
+            #else
+                if let raw { Unmanaged<RouterBox>.fromOpaque(raw).release() }
+            #endif
+        }
+        precondition(status == 0, "cannot create a thread-local slot: \(status)")
+        self.key = key
+    }
+}
+
+#if compiler(>=6.3)
+    @_silgen_name("swift_task_getJobTaskId")
+    private func runtimeJobTaskID(_ job: UnownedJob) -> UInt64
+
+    extension CapturedJob {
+        init(_ job: UnownedJob) {
+            self.job = job
+            taskID = runtimeJobTaskID(job)
+        }
+    }
+
+    /// The executor every captured job runs on (and the default executor on the factory route).
+    let simGlobalExecutor = SimGlobalExecutor()
+
+    extension CapturedJob {
+        /// Runs a global job on simrun's default executor.
+        func runGlobal() {
+            job.runSynchronously(on: simGlobalExecutor.asUnownedTaskExecutor())
+        }
+
+        /// Runs a main-actor job isolated to the main actor.
+        func runMain() {
+            job.runSynchronously(
+                isolatedTo: MainActor.sharedUnownedExecutor, taskExecutor: simGlobalExecutor.asUnownedTaskExecutor())
+        }
+    }
+
+    /// simrun's default executor: jobs enqueued by a run's thread go to its simulation; jobs of a
+    /// run's task from another thread are escapes; everything else goes to the platform's executor.
+    final class SimGlobalExecutor: TaskExecutor, @unchecked Sendable {
+        func enqueue(_ job: consuming ExecutorJob) {
+            let captured = CapturedJob(UnownedJob(job))
+            if let router = ExecutorCapture.current {
+                router.enqueueGlobal(captured)
+            } else if let owner = ExecutorCapture.owner(of: captured.taskID) {
+                owner.enqueueForeign(captured, what: "a job enqueued from a thread outside the simulation")
+            } else {
+                Self.fallback(captured.job)
+            }
+        }
+
+        /// A job of no run: the platform's default executor runs it, as it would without simrun.
+        static func fallback(_ job: UnownedJob) {
+            if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+                PlatformExecutorFactory.defaultExecutor.enqueue(ExecutorJob(job))
+            } else {
+                globalConcurrentExecutor.enqueue(ExecutorJob(job))
+            }
+        }
+    }
+
+    @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    extension SimGlobalExecutor: SchedulingExecutor {
+        func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C)
+        {
+            let captured = CapturedJob(UnownedJob(job))
+            guard let router = ExecutorCapture.current, let lower = delay as? Duration else {
+                if let owner = ExecutorCapture.owner(of: captured.taskID) {
+                    owner.enqueueForeign(captured, what: "a sleep started outside the simulation")
+                } else if let platform = PlatformExecutorFactory.defaultExecutor as? any SchedulingExecutor {
+                    platform.enqueue(ExecutorJob(captured.job), after: delay, tolerance: tolerance, clock: clock)
+                }
+                return
+            }
+            // The runtime turned the sleep's deadline (real now + duration, read by the task during this
+            // job) into a delay from a later real now: the duration lies between the delay and the delay
+            // plus the real time this job has run.
+            let span: Duration =
+                if clock is ContinuousClock {
+                    ContinuousClock.now - router.jobStartContinuous
+                } else if clock is SuspendingClock {
+                    ContinuousClock.now - router.jobStartContinuous
+                } else {
+                    .zero
+                }
+            router.enqueueTimed(captured, lower: lower, span: span)
+        }
+
+        func enqueue<C: Clock>(
+            _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+        ) {
+            let captured = CapturedJob(UnownedJob(job))
+            if let router = ExecutorCapture.current {
+                if let deadline = instant as? ContinuousClock.Instant {
+                    let now = ContinuousClock.now
+                    router.enqueueTimed(captured, lower: deadline - now, span: now - router.jobStartContinuous)
+                    return
+                }
+                if let deadline = instant as? SuspendingClock.Instant {
+                    let now = SuspendingClock.now
+                    router.enqueueTimed(
+                        captured, lower: deadline - now, span: ContinuousClock.now - router.jobStartContinuous)
+                    return
+                }
+                router.enqueueForeign(captured, what: "a sleep on a clock simrun does not know (\(C.self))")
+            } else if let owner = ExecutorCapture.owner(of: captured.taskID) {
+                owner.enqueueForeign(captured, what: "a sleep started outside the simulation")
+            } else if let platform = PlatformExecutorFactory.defaultExecutor as? any SchedulingExecutor {
+                platform.enqueue(ExecutorJob(captured.job), at: instant, tolerance: tolerance, clock: clock)
+            }
+        }
+    }
+
+    /// simrun's main executor (factory route): main-actor jobs of a run go to its `main` lane.
+    @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    final class SimMainExecutor: MainExecutor, @unchecked Sendable {
+        func enqueue(_ job: consuming ExecutorJob) {
+            let captured = CapturedJob(UnownedJob(job))
+            if let router = ExecutorCapture.current {
+                router.enqueueMain(captured)
+            } else if let owner = ExecutorCapture.owner(of: captured.taskID) {
+                owner.enqueueForeign(captured, what: "a main-actor job enqueued from a thread outside the simulation")
+            } else {
+                PlatformExecutorFactory.mainExecutor.enqueue(ExecutorJob(captured.job))
+            }
+        }
+
+        // Nothing outside a run uses the main actor in a simrun process: the run loop is never run.
+        func run() throws {}
+        func stop() {}
+    }
+
+    @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)
+    struct SimExecutorFactory: ExecutorFactory {
+        static let main = SimMainExecutor()
+        static var mainExecutor: any MainExecutor { main }
+        static var defaultExecutor: any TaskExecutor { simGlobalExecutor }
+    }
+
+    /// The runtime's global enqueue hook (what swift-concurrency-extras uses), found with `dlsym`.
+    enum EnqueueHook {
+        typealias Original = @convention(thin) (UnownedJob) -> Void
+        typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+        static func install() -> Bool {
+            guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "swift_task_enqueueGlobal_hook") else {
+                return false
+            }
+            let pointer = symbol.assumingMemoryBound(to: Optional<Hook>.self)
+            guard pointer.pointee == nil else { return false }  // someone else's hook: do not chain blindly
+            pointer.pointee = { job, original in
+                let captured = CapturedJob(job)
+                if let router = ExecutorCapture.current {
+                    router.enqueueGlobal(captured)
+                } else if let owner = ExecutorCapture.owner(of: captured.taskID) {
+                    owner.enqueueForeign(captured, what: "a job enqueued from a thread outside the simulation")
+                } else {
+                    original(job)
+                }
+            }
+            return true
+        }
+    }
+#else
+    extension CapturedJob {
+        init(_ job: UnownedJob) {
+            self.job = job
+            taskID = 0
+        }
+        func runGlobal() { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
+        func runMain() { job.runSynchronously(on: MainActor.sharedUnownedExecutor) }
+    }
+
+    enum EnqueueHook {
+        static func install() -> Bool { false }
+    }
+#endif

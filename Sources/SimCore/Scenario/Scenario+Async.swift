@@ -1,0 +1,70 @@
+extension Scenario {
+    /// What a scenario needs from the concurrency runtime.
+    public enum Concurrency: String, Sendable {
+        /// Jobs posted by the scenario itself, and `sim.spawn` tasks: runs anywhere.
+        case kernel
+        /// Plain async code that both capture routes hold (tests included): see the capture matrix in
+        /// README — tasks, task groups, continuations, and actors, sleeps and `Task.yield()` reached
+        /// from the body and its task-group children.
+        case eitherRoute
+        /// Anything else — `@MainActor` code, sleeps or `Task.yield()` inside `Task {}` — needs the
+        /// executor-factory route: an executable built on `SimRun.main` (a test runs the scenario in a
+        /// child process, e.g. `simrun`).
+        case executorFactory
+    }
+
+    /// A scenario whose body is plain async Swift: `Task {}`, `Task.detached`, task groups, actors,
+    /// `@MainActor` code and `Task.sleep` run under the scheduler (see `AsyncCapture`).
+    ///
+    /// ```swift
+    /// let scenario = Scenario.async(name: "double-tap", summary: "…", variants: [.init("buggy", "…")]) { sim, variant in
+    ///     let model = await OrderModel()
+    ///     await model.tap(); await model.tap()
+    /// }
+    /// ```
+    ///
+    /// The body runs as the task `task`; the run is quiet when every captured job has run and no sleep
+    /// is pending. Work that leaves the run (a real `DispatchQueue`, a `Thread`, another executor) fails
+    /// it with the `stays-in-simulation` oracle instead of passing.
+    public static func async(
+        name: String, summary: String, variants: [Variant], limits: RunLimits = .standard,
+        concurrency: Concurrency = .executorFactory,
+        body: @escaping @Sendable (_ simulation: Simulation, _ variant: String) async -> Void
+    ) -> Scenario {
+        var scenario = Scenario(name: name, summary: summary, variants: variants, limits: limits) {
+            simulation, variant in
+            AsyncRun.start(simulation, variant: variant, needs: concurrency, body: body)
+        }
+        scenario.concurrency = concurrency
+        return scenario
+    }
+}
+
+/// Starting an async scenario's body under the capture route of this process.
+enum AsyncRun {
+    static func start(
+        _ simulation: Simulation, variant: String, needs: Scenario.Concurrency,
+        body: @escaping @Sendable (Simulation, String) async -> Void
+    ) {
+        let route = ExecutorCapture.ensureRoute()
+        if route == .unavailable {
+            simulation.fail(
+                "async-capture", "this toolchain offers no way to capture Swift concurrency (needs Swift 6.3)")
+            return
+        }
+        if needs == .executorFactory && !route.capturesMainActor {
+            simulation.fail(
+                "async-capture",
+                "this scenario needs the executor-factory route (@MainActor, or sleeps inside Task {}): run it from an "
+                    + "executable built on SimRun.main, e.g. simrun (this process has the \(route) route)")
+            return
+        }
+        let capture = AsyncCapture(simulation: simulation, route: route)
+        simulation.atEnd("stays-in-simulation") { capture.escapeReport() }
+        ExecutorCapture.bind(capture)
+        ExecutorCapture.startTask {
+            await body(simulation, variant)
+            capture.bodyFinished = true
+        }
+    }
+}

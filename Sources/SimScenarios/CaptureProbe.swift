@@ -1,0 +1,181 @@
+import Dispatch
+import SimCore
+import Synchronization
+
+/// What the capture route of this process puts under the scheduler, one construct per variant: the
+/// README's capture matrix is this scenario run on each route (`CaptureMatrixTests` checks it).
+///
+/// A variant passes when its construct's code ran inside the run, on the lane its identity says,
+/// with sleeps on virtual time; it fails (never passes) when the construct left the run: the
+/// `stays-in-simulation` oracle names what escaped, or `captured` says where the code ran instead.
+public enum CaptureProbe {
+    /// Each construct, and whether the executor-factory and the enqueue-hook routes capture it.
+    public static let constructs: [(variant: String, summary: String, factory: Bool, hook: Bool)] = [
+        ("task", "Task {} started by the body", true, true),
+        ("detached", "Task.detached", true, true),
+        ("task-group", "withTaskGroup children", true, true),
+        ("async-stream", "an AsyncStream fed by another task", true, true),
+        ("continuation", "withCheckedContinuation resumed by another task", true, true),
+        ("actor-in-group", "an actor method that yields, called from task-group children", true, true),
+        ("actor-in-task", "an actor method that yields, called from Task {}", true, false),
+        ("yield-in-task", "Task.yield() inside Task {}", true, true),
+        ("main-actor", "a @MainActor function, and Task {} from it", true, false),
+        ("task-sleep", "Task.sleep(for:) in the body", true, true),
+        ("sleep-in-task", "Task.sleep(for:) inside Task {}", true, false),
+        ("continuous-clock", "ContinuousClock().sleep(for:) in the body", true, true),
+        ("suspending-clock", "SuspendingClock().sleep(for:) in the body", true, true),
+        ("sim-clock", "the injected sim.clock, inside Task {}", true, true),
+        ("dispatch-global", "a continuation resumed from DispatchQueue.global().async", false, false),
+    ]
+
+    public static let scenario = Scenario.async(
+        name: "capture-probe",
+        summary: "one Swift concurrency construct per variant: passes when captured, fails when it escapes",
+        variants: constructs.map { .init($0.variant, $0.summary) },
+        limits: RunLimits(maxSteps: 1_000),
+        concurrency: .eitherRoute
+    ) { simulation, variant in
+        let log = ProbeLog()
+        simulation.atEnd("captured") { log.verdict() }
+        await probe(variant, simulation, log)
+    }
+
+    static func probe(_ variant: String, _ simulation: Simulation, _ log: ProbeLog) async {
+        let sim = SimulationRef(simulation)
+        switch variant {
+        case "task":
+            let tasks = (1...2).map { _ in Task { log.expect(sim, lanePrefix: "task.") } }
+            for task in tasks { await task.value }
+        case "detached":
+            await Task.detached { log.expect(sim, lanePrefix: "task.") }.value
+        case "actor-in-group":
+            let counter = ProbeCounter(log: log, sim: sim)
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 1...2 { group.addTask { await counter.bump() } }
+            }
+        case "actor-in-task":
+            let counter = ProbeCounter(log: log, sim: sim)
+            let tasks = (1...2).map { _ in Task { await counter.bump() } }
+            for task in tasks { await task.value }
+        case "yield-in-task":
+            await Task {
+                await Task.yield()
+                log.expect(sim, lanePrefix: "task.")
+            }.value
+        case "task-group":
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 1...3 { group.addTask { log.expect(sim, lanePrefix: "task.") } }
+            }
+        case "async-stream":
+            let (stream, continuation) = AsyncStream<Int>.makeStream()
+            Task {
+                for value in 1...3 { continuation.yield(value) }
+                continuation.finish()
+            }
+            for await _ in stream { log.expect(sim, lanePrefix: "task") }
+        case "continuation":
+            let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+                Task { continuation.resume(returning: 7) }
+            }
+            log.expect(sim, lanePrefix: "task")
+            if value != 7 { log.note("the continuation returned \(value)") }
+        case "main-actor":
+            await onMain(sim, log)
+        case "task-sleep":
+            try? await Task.sleep(for: .seconds(5))
+            log.expect(sim, lanePrefix: "task", at: .seconds(5))
+        case "continuous-clock":
+            try? await ContinuousClock().sleep(for: .milliseconds(250))
+            log.expect(sim, lanePrefix: "task", at: .milliseconds(250))
+        case "suspending-clock":
+            try? await SuspendingClock().sleep(for: .milliseconds(40))
+            log.expect(sim, lanePrefix: "task", at: .milliseconds(40))
+        case "sleep-in-task":
+            await Task {
+                try? await Task.sleep(for: .seconds(5))
+                log.expect(sim, lanePrefix: "task.", at: .seconds(5))
+            }.value
+        case "sim-clock":
+            let clock = simulation.clock
+            await Task {
+                try? await clock.sleep(for: .seconds(2))
+                log.expect(sim, lanePrefix: "task.", at: .seconds(2))
+            }.value
+        case "dispatch-global":
+            // Blocking work moved off the caller, the way apps use a global queue. (A resume that
+            // lands before the task has suspended enqueues nothing and cannot be seen: README.)
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    blockingWork()
+                    continuation.resume()
+                }
+            }
+            log.expect(sim, lanePrefix: "task")
+        default:
+            log.note("unknown probe \(variant)")
+        }
+    }
+
+    /// Stands for work that blocks a thread (file or network I/O) for a few milliseconds.
+    static func blockingWork() {
+        let semaphore = DispatchSemaphore(value: 0)
+        _ = semaphore.wait(timeout: .now() + .milliseconds(20))
+    }
+
+    @MainActor static func onMain(_ sim: SimulationRef, _ log: ProbeLog) async {
+        log.expect(sim, lanePrefix: "main")
+        await Task { @MainActor in log.expect(sim, lanePrefix: "main") }.value
+    }
+}
+
+/// The simulation, for code that may run on another thread when it escapes: it is only read there.
+struct SimulationRef: @unchecked Sendable {
+    let simulation: Simulation
+    init(_ simulation: Simulation) { self.simulation = simulation }
+}
+
+/// Where probe code saw itself run; written from any thread (escaped code runs elsewhere).
+final class ProbeLog: Sendable {
+    private let notes = Mutex<[String]>([])
+    private let checks = Atomic<Int>(0)
+
+    func note(_ text: String) { notes.withLock { $0.append(text) } }
+
+    /// The code calling this must run inside a job of the run, on a lane whose name starts with
+    /// `lanePrefix`, at virtual time `at` (when given).
+    func expect(_ sim: SimulationRef, lanePrefix: String, at time: Duration? = nil) {
+        checks.add(1, ordering: .relaxed)
+        guard let lane = sim.simulation.currentLane else {
+            note("code ran outside the simulation's jobs (on another thread)")
+            return
+        }
+        let name = sim.simulation.symbols.strings[Int(lane.name.raw)]
+        if !name.hasPrefix(lanePrefix) { note("code ran on lane \(name), expected \(lanePrefix)…") }
+        if let time, sim.simulation.now != time.nanosecondsClamped {
+            note("virtual time is \(Duration.nanoseconds(sim.simulation.now)) after a sleep of \(time)")
+        }
+    }
+
+    func verdict() -> String? {
+        if let first = notes.withLock({ $0.first }) { return first }
+        return checks.load(ordering: .relaxed) == 0 ? "the probe's code never ran" : nil
+    }
+}
+
+actor ProbeCounter {
+    let log: ProbeLog
+    let sim: SimulationRef
+    var value = 0
+
+    init(log: ProbeLog, sim: SimulationRef) {
+        self.log = log
+        self.sim = sim
+    }
+
+    func bump() async {
+        let seen = value
+        await Task.yield()
+        value = seen + 1
+        log.expect(sim, lanePrefix: "task")
+    }
+}

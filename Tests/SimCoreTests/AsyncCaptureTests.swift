@@ -1,0 +1,91 @@
+import Testing
+
+@testable import SimCore
+
+/// Plain Swift concurrency in a test process: the enqueue-hook route (the test runner owns `main`).
+@Suite struct AsyncCaptureTests {
+    /// Two task-group children increment an actor through a read-yield-write: the lost update depends
+    /// on the seed. (Task-group children inherit the body's executor preference, so their yields reach
+    /// simrun on the hook route; see the capture matrix.)
+    static let racyTasks = Scenario.async(
+        name: "racy-tasks", summary: "two tasks, one actor", variants: [.init("default", "")], concurrency: .eitherRoute
+    ) { simulation, _ in
+        let counter = HookCounter()
+        let lanes = LaneLog()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 1...2 {
+                group.addTask {
+                    lanes.record(simulation)
+                    await counter.increment()
+                }
+            }
+        }
+        let value = await counter.value
+        simulation.atEnd("no lost update") { value == 2 ? nil : "counter is \(value)" }
+        simulation.atEnd("task lanes") { lanes.names == ["task.1", "task.2"] ? nil : "lanes \(lanes.names)" }
+    }
+
+    @Test func theTestProcessUsesTheEnqueueHook() {
+        #expect(ExecutorCapture.ensureRoute() == .enqueueHook)
+        #expect(!ExecutorCapture.route.capturesMainActor)
+        // The runner's async main already started the platform's executors: the factory is refused.
+        #expect(ExecutorCapture.installExecutorFactory() == .enqueueHook)
+    }
+
+    @Test func tasksAndActorsInterleaveBySeedAndRepeatForASeed() {
+        var verdicts = Set<Bool>()
+        for seed in 0..<40 as Range<UInt64> {
+            let first = Self.racyTasks.run(variant: "default", seed: seed, strategy: RandomStrategy())
+            let second = Self.racyTasks.run(variant: "default", seed: seed, strategy: RandomStrategy())
+            #expect(first.digest == second.digest, "seed \(seed)")
+            #expect(first.tape == second.tape)
+            if case .fail(let oracle, _) = first.verdict { #expect(oracle == "no lost update") }
+            verdicts.insert(first.verdict == .pass)
+        }
+        #expect(verdicts == [true, false], "both the lost update and the correct count must occur")
+    }
+
+    @Test func aMainActorScenarioIsRefusedNotPassedInATestProcess() {
+        let scenario = Scenario.async(name: "main", summary: "", variants: [.init("default", "")]) { _, _ in
+            await MainActor.run {}
+        }
+        let result = scenario.run(variant: "default", seed: 0, strategy: FIFOStrategy())
+        guard case .fail(let oracle, let message) = result.verdict else {
+            Issue.record("expected a refusal, got \(result.verdict)")
+            return
+        }
+        #expect(oracle == "async-capture")
+        #expect(message.contains("SimRun.main"))
+    }
+
+    @Test func sleepsBecomeTheRoundDurationTheyAskedFor() {
+        func delay(_ lower: Int64, _ span: Int64) -> Int64 {
+            AsyncCapture.virtualDelay(lower: .nanoseconds(lower), span: .nanoseconds(span)).nanosecondsClamped
+        }
+        #expect(delay(299_990_000, 50_000) == 300_000_000)
+        #expect(delay(4_990_295_731, 9_800_000) == 5_000_000_000)
+        #expect(delay(1_499_900_000, 1_000_000) == 1_500_000_000)
+        #expect(delay(12_345, 0) == 12_345, "an exact delay stays exact")
+        #expect(delay(0, 0) == 0)
+        #expect(delay(-5, 0) == 0, "a deadline already passed is due now")
+    }
+}
+
+actor HookCounter {
+    var value = 0
+    func increment() async {
+        let seen = value
+        await Task.yield()
+        value = seen + 1
+    }
+}
+
+/// The lanes tasks ran on (one simulation thread).
+final class LaneLog: @unchecked Sendable {
+    var names: [String] = []
+    func record(_ simulation: Simulation) {
+        guard let lane = simulation.currentLane else { return names.append("outside") }
+        names.append(simulation.symbols.strings[Int(lane.name.raw)])
+        names.sort()
+    }
+}
