@@ -75,15 +75,15 @@ public final class ReplayStrategy: Strategy {
 
     public func pick(_ ready: ReadySet) -> Int {
         guard let wanted = nextWanted() else {
-            note("tape ended after decision \(position); following fifo from here")
+            note("the tape ended after decision \(position); following fifo from here")
             position += 1
             return ready.fifoIndex
         }
-        let number = position
+        let number = position + 1  // 1-based, as `show` and `explain` number decisions
         position += 1
         guard wanted.kind == .pick else {
             count(wanted, followed: false)
-            note("decision \(number + 1): the tape has a \(wanted.kind.name) here, the run asks for a pick")
+            note("decision \(number): the tape has a \(wanted.kind.name) here, the run asks for a pick")
             return ready.fifoIndex
         }
         let lane = liveSymbol(wanted.lane)
@@ -99,7 +99,7 @@ public final class ReplayStrategy: Strategy {
         }
         count(wanted, followed: false)
         let key = JobKey(lane: text(wanted.lane), label: text(wanted.label), ordinal: wanted.ordinal)
-        note("decision \(number + 1): job \(key) is not ready; took fifo")
+        note("decision \(number): job \(key) is not ready; took fifo")
         return ready.fifoIndex
     }
 
@@ -118,16 +118,16 @@ public final class ReplayStrategy: Strategy {
 
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         guard let wanted = nextWanted() else {
-            note("tape ended after decision \(position); taking defaults from here")
+            note("the tape ended after decision \(position); taking defaults from here")
             position += 1
             return 0
         }
-        let number = position
+        let number = position + 1  // 1-based, as `show` and `explain` number decisions
         position += 1
         guard wanted.kind == kind, Int(wanted.chosen) < count else {
             self.count(wanted, followed: false)
             note(
-                "decision \(number + 1): the tape has \(wanted.kind.name) \(wanted.chosen)/\(wanted.count), the run asks for \(kind.name) of \(count)"
+                "decision \(number): the tape has \(wanted.kind.name) \(wanted.chosen)/\(wanted.count), the run asks for \(kind.name) of \(count)"
             )
             return 0
         }

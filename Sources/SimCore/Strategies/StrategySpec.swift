@@ -13,16 +13,53 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         self.parameter = parameter
     }
 
-    /// Parses `name` or `name:key=value`; nil when the name or value is not understood.
+    /// Parses `name` or `name:key=value`; nil when it is not understood (`parse` says why).
     public init?(parsing text: String) {
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        guard let first = parts.first, let kind = Kind(rawValue: first.lowercased()) else { return nil }
-        self.kind = kind
-        if parts.count == 2 {
-            let valueText = parts[1].split(separator: "=").last.map(String.init) ?? ""
-            guard let value = Int(valueText), value >= 0, value <= 1_000 else { return nil }
-            parameter = value
+        guard case .success(let spec) = Self.parse(text) else { return nil }
+        self = spec
+    }
+
+    /// Why a strategy text was refused, in words that name the accepted form.
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// One line: what is wrong and what is accepted.
+        public var description: String
+    }
+
+    /// The one parameter each kind takes, its accepted range; nil for kinds that take none.
+    public static func parameter(of kind: Kind) -> (key: String, range: ClosedRange<Int>)? {
+        switch kind {
+        case .pct: ("depth", 1...1_000)
+        case .delay: ("bound", 0...1_000)
+        case .dfs: ("preemptions", 0...1_000)
+        case .fifo, .random, .portfolio, .replay: nil
         }
+    }
+
+    /// Parses `name` or `name:key=value` strictly: an unknown name or key, a missing or malformed
+    /// value, or a value out of range is an error (never silently clamped: `pct:depth=0` is refused,
+    /// not run as depth 1).
+    public static func parse(_ text: String) -> Result<StrategySpec, ParseError> {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let kind = Kind(rawValue: parts[0].lowercased()) else {
+            return .failure(ParseError(description: "unknown strategy '\(parts[0])' (known: \(names))"))
+        }
+        guard parts.count == 2 else { return .success(StrategySpec(kind: kind)) }
+        guard let (key, range) = parameter(of: kind) else {
+            return .failure(ParseError(description: "\(kind.rawValue) takes no parameters (got '\(text)')"))
+        }
+        let pair = parts[1].split(separator: "=", omittingEmptySubsequences: false).map(String.init)
+        guard pair.count == 2, pair[0] == key else {
+            return .failure(
+                ParseError(description: "\(kind.rawValue) takes only \(key)=N (got '\(parts[1])')"))
+        }
+        guard let value = Int(pair[1]), range.contains(value) else {
+            return .failure(
+                ParseError(
+                    description:
+                        "\(kind.rawValue):\(key) must be a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(pair[1])')"
+                ))
+        }
+        return .success(StrategySpec(kind: kind, parameter: value))
     }
 
     public var description: String { makeStrategy().description }

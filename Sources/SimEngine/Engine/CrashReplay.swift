@@ -35,13 +35,13 @@ package struct CrashReplay {
                 again.crashed
                 ? "CRASHED at event \(again.eventCount): \(again.verdict.message)"
                 : again.verdict.isFailure ? "FAIL — \(again.verdict)" : "pass"
-            console.out("\(title): crashing schedule of \(header.variant) replayed on \(plan.variant): \(what)")
+            console.verdict("\(title): crashing schedule of \(header.variant) replayed on \(plan.variant): \(what)")
             return again.crashed || again.verdict.isFailure ? ExitStatus.failure : ExitStatus.ok
         }
         if let divergence = try TraceComparison(expected: input.path, actual: path)
             .firstDifference(expectedLabel: "recorded", actualLabel: "replayed")
         {
-            console.out("\(title): DIVERGED")
+            console.verdict("\(title): DIVERGED")
             for line in divergence { console.out(line) }
             if !again.crashed {
                 console.out("  the replay did not crash: \(again.verdict.isFailure ? "\(again.verdict)" : "pass")")
@@ -49,10 +49,11 @@ package struct CrashReplay {
             return ExitStatus.failure
         }
         guard again.crashed else {
-            console.out("\(title): DIVERGED — the same events, but the replay did not crash (recorded: \(recorded))")
+            console.verdict(
+                "\(title): DIVERGED — the same events, but the replay did not crash (recorded: \(recorded))")
             return ExitStatus.failure
         }
-        console.out(
+        console.verdict(
             "\(title): identical — crashed at event \(again.eventCount) (after \(again.lastEventText)): \(again.verdict.message)"
         )
         if again.verdict.message != recorded { console.err("note: recorded message was: \(recorded)") }

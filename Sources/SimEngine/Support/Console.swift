@@ -8,17 +8,55 @@ import Synchronization
     import Darwin
 #endif
 
-/// Results go to stdout, progress and errors to stderr; progress is live only on a terminal.
+/// Results go to stdout, progress and errors to stderr.
+///
+/// What reaches stdout depends on the command's output style: every line (`human`), only the verdict
+/// line (`quiet`), or only the one JSON document (`json`). Progress is a live line on a terminal; off
+/// a terminal (CI logs) it is silent unless asked for, and then a plain line at most every 10 s.
 public final class Console: Sendable {
-    private let lock = Mutex<Bool>(false)  // true while a live progress line is on screen
+    /// What a command prints on stdout.
+    public enum OutputStyle: Sendable, Equatable {
+        /// Every result line.
+        case human
+        /// Only the verdict line.
+        case quiet
+        /// Only one JSON object (the result document).
+        case json
+    }
+
+    /// How progress lines are shown.
+    public enum ProgressStyle: Sendable, Equatable {
+        /// Rewritten in place on a terminal; nothing otherwise (the default).
+        case automatic
+        /// A plain line at most once per `interval` (`--progress`, for logs), live on a terminal.
+        case periodic(Duration)
+        /// Never.
+        case off
+    }
+
+    private struct State {
+        var live = false  // a live progress line is on screen
+        var output = OutputStyle.human
+        var progress = ProgressStyle.automatic
+        var lastProgress: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
     private let captured: CaptureBuffer?
+    private let interactive: Bool
 
     /// A console on the process's stdout and stderr.
-    public init() { captured = nil }
+    public init() {
+        captured = nil
+        interactive = isatty(2) == 1
+    }
 
     /// A console that keeps what it would print (stdout lines, then `err:`-prefixed stderr lines
     /// interleaved in order), for tests of the command tree in-process.
-    public init(capturing: Bool) { captured = capturing ? CaptureBuffer() : nil }
+    public init(capturing: Bool) {
+        captured = capturing ? CaptureBuffer() : nil
+        interactive = !capturing && isatty(2) == 1
+    }
 
     /// Everything printed so far, when capturing.
     public var capturedLines: [String] { captured?.lines.withLock { $0 } ?? [] }
@@ -26,6 +64,18 @@ public final class Console: Sendable {
     /// What went to stdout, when capturing.
     public var capturedOutput: String {
         capturedLines.filter { !$0.hasPrefix("err: ") }.joined(separator: "\n")
+    }
+
+    /// The style of stdout from now on.
+    public var outputStyle: OutputStyle {
+        get { state.withLock { $0.output } }
+        set { state.withLock { $0.output = newValue } }
+    }
+
+    /// The style of progress lines from now on.
+    public var progressStyle: ProgressStyle {
+        get { state.withLock { $0.progress } }
+        set { state.withLock { $0.progress = newValue } }
     }
 
     private func write(_ fd: Int32, _ text: String) {
@@ -36,56 +86,83 @@ public final class Console: Sendable {
         }
         var text = text
         text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return }
             var offset = 0
             while offset < buffer.count {
-                let written = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = systemWrite(fd, base + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
                 if written <= 0 { return }
                 offset += written
             }
         }
     }
 
+    private func emit(_ fd: Int32, _ line: String, _ state: inout State) {
+        if state.live {
+            write(2, "\n")
+            state.live = false
+        }
+        write(fd, line + "\n")
+    }
+
+    /// A result line on stdout (human style only).
     public func out(_ line: String) {
-        lock.withLock { live in
-            if live {
-                write(2, "\n")
-                live = false
-            }
-            write(1, line + "\n")
+        state.withLock { state in
+            guard state.output == .human else { return }
+            emit(1, line, &state)
         }
     }
 
-    public func err(_ line: String) {
-        lock.withLock { live in
-            if live {
-                write(2, "\n")
-                live = false
-            }
-            write(2, line + "\n")
+    /// The command's verdict line on stdout: printed in the human and quiet styles.
+    public func verdict(_ line: String) {
+        state.withLock { state in
+            guard state.output != .json else { return }
+            emit(1, line, &state)
         }
+    }
+
+    /// The command's JSON result document on stdout: printed in the json style only.
+    public func json(_ document: String) {
+        state.withLock { state in
+            guard state.output == .json else { return }
+            emit(1, document, &state)
+        }
+    }
+
+    /// A line on stderr: errors, notes, the campaign's opening line (every style).
+    public func err(_ line: String) {
+        state.withLock { state in emit(2, line, &state) }
     }
 
     /// True when stderr is a terminal (progress lines rewrite themselves).
-    public var isInteractive: Bool { captured == nil && isatty(2) == 1 }
+    public var isInteractive: Bool { interactive }
 
-    /// A progress line: rewritten in place on a terminal, printed plainly otherwise.
-    public func progress(_ line: String) {
-        lock.withLock { live in
-            if isInteractive {
+    /// A progress line: rewritten in place on a terminal; off a terminal, a plain line at most once
+    /// per interval with `--progress`, else nothing. `now` is a parameter so tests need no waiting.
+    public func progress(_ line: String, at now: ContinuousClock.Instant = .now) {
+        state.withLock { state in
+            switch state.progress {
+            case .off:
+                return
+            case .automatic where !interactive:
+                return
+            case .periodic(let interval) where !interactive:
+                if let last = state.lastProgress, now - last < interval { return }
+                state.lastProgress = now
+                emit(2, line, &state)
+            case .automatic, .periodic:
                 write(2, "\r\u{1B}[2K" + line)
-                live = true
-            } else {
-                write(2, line + "\n")
+                state.live = true
             }
         }
     }
 
     /// Ends a live progress line.
     public func endProgress() {
-        lock.withLock { live in
-            if live {
+        state.withLock { state in
+            if state.live {
                 write(2, "\n")
-                live = false
+                state.live = false
             }
         }
     }

@@ -19,7 +19,12 @@ struct BenchCommand: CatalogCommand {
             schedules/s, schedules until the lost-input bug, peak memory while recording), each with its \
             baseline, the ratio and the target. The full run takes a few minutes on two cores; --quick runs \
             reduced sizes in seconds (its figures only show that everything runs).
+
+            \(ExitStatus.helpText(for: codes))
             """)
+
+    /// The codes `bench` can return (the exit-code test walks each one).
+    static let codes = [ExitStatus.ok, ExitStatus.usage, ExitStatus.cannotWrite]
 
     @Flag(help: "Reduced sizes: seconds instead of minutes.") var quick = false
     @Flag(help: "Print one JSON object instead of the table.") var json = false
@@ -39,7 +44,7 @@ struct BenchCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
-        let directory = try Self.makeDirectory()
+        let directory = try makeScratchDirectory(prefix: "simrun-bench")
         defer { rmdir(directory) }
         let configuration: Benchmark.Configuration = quick ? .quick(in: directory) : .full(in: directory)
         let start = ContinuousClock.now
@@ -58,20 +63,6 @@ struct BenchCommand: CatalogCommand {
             console.out("took \(String(format: (ContinuousClock.now - start).seconds, decimals: 1)) s")
         }
         return ExitStatus.ok
-    }
-
-    /// A fresh directory for the benchmark's traces under `$TMPDIR` (or /tmp).
-    static func makeDirectory() throws(CommandFailure) -> String {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(base)/simrun-bench-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
-            guard let start = buffer.baseAddress else { return nil }
-            return mkdtemp(start)
-        }
-        guard let made else {
-            throw CommandFailure(ExitStatus.cannotWrite, "bench: cannot create a directory under \(base)")
-        }
-        return String(cString: made)
     }
 }
 

@@ -11,20 +11,30 @@ struct ExplainCommand: CatalogCommand {
             (random, seeds 0..<runs); the table gives how often the same failure still happens. The rates \
             depend only on the trace and --runs, never on --jobs. Exit 0 when explained, 1 when the failure \
             does not reproduce even with the whole schedule kept.
+
+            \(ExitStatus.helpText(for: codes))
             """)
 
-    @Argument(help: "The failing .simtrace file.") var trace: String
-    @Option(help: "Re-fuzzed runs per decision.") var runs: Int = 100
-    @Option(help: "Worker threads, one simulation each.") var jobs: Int = 2
-    @Option(help: "Events of the timeline shown around the decisive decision.") var context: Int = 4
+    /// The codes `explain` can return (the exit-code test walks each one).
+    static let codes = [
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+    ]
 
-    func validate() throws {
-        guard runs >= 1 && runs <= 1_000_000 else { throw ValidationError("--runs must be between 1 and 1000000") }
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
-        guard context >= 0 && context <= 100 else { throw ValidationError("--context must be between 0 and 100") }
-    }
+    @Argument(help: "The failing .simtrace file.") var trace: String
+    @Option(
+        parsing: .unconditional, help: "Re-fuzzed runs per decision.", transform: NumberArgument.int(1...1_000_000))
+    var runs: Int = 100
+    @Option(
+        parsing: .unconditional, help: "Worker threads, one simulation each.", transform: NumberArgument.int(1...256))
+    var jobs: Int = 2
+    @Option(
+        parsing: .unconditional, help: "Events of the timeline shown around the decisive decision.",
+        transform: NumberArgument.int(0...100))
+    var context: Int = 4
+    @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        output.apply(to: context.console)
         let input = try TraceInput(path: trace)
         guard let footer = input.footer, footer.verdict.isFailure else {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to explain")
@@ -42,16 +52,56 @@ struct ExplainCommand: CatalogCommand {
             console.progress("  keeping \(done) of \(total - 1) decisions")
         }
         console.endProgress()
-        for note in explanation.notes { console.out("  note: \(note)") }
+        for note in explanation.notes { console.err("note: \(note)") }
         let report = ExplanationText(explanation: explanation)
         for line in report.table() { console.out(line) }
         console.out("")
-        console.out(report.sentence())
+        if console.outputStyle == .quiet {
+            // Alone, the sentence does not announce a timeline that is not printed.
+            let sentence = report.sentence()
+            let lead = "; the timeline around it:"
+            console.verdict(sentence.hasSuffix(lead) ? String(sentence.dropLast(lead.count)) + "." : sentence)
+        } else {
+            console.out(report.sentence())
+        }
         if let index = explanation.decisive {
             let around = try timeline(around: explanation.rows[index].decision.afterEvent)
             for line in around { console.out(line) }
         }
-        return explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
+        let status = explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
+        console.json(document(explanation, input: input, plan: plan, status: status, sentence: report.sentence()).text)
+        return status
+    }
+
+    /// The `--json` document: every row's failing fraction and the decisive decision's number.
+    private func document(
+        _ explanation: Explainer.Explanation, input: TraceInput, plan: RunPlan, status: Int32, sentence: String
+    ) -> ResultDocument {
+        let fraction = { (failures: Int) -> JSONValue in
+            .number(Double(failures) / Double(explanation.runs), decimals: 4)
+        }
+        let rows = explanation.rows.map { row -> JSONValue in
+            .object([
+                "decision": .int(Int64(row.number)), "kind": .string(row.decision.kind.name),
+                "deviation": .bool(row.decision.isDeviation),
+                "took": .optional(row.offer?.taken?.description),
+                "overtook": .optional(row.offer?.overtaken?.description),
+                "time": .int(row.time), "failing": fraction(row.failures),
+            ])
+        }
+        let verdict = input.footer?.verdict ?? .pass
+        return ResultDocument(
+            command: "explain", verdict: explanation.reproduces ? "explained" : "not-reproduced", exitCode: status,
+            members: ResultDocument.run(
+                scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy,
+                seed: input.header.seed)
+                + [
+                    .init("trace", .string(trace)), .init("outcome", ResultDocument.outcome(verdict)),
+                    .init("runs", .int(Int64(explanation.runs))), .init("baseline", fraction(explanation.baseline)),
+                    .init("rows", .array(rows)),
+                    .init("decisive", explanation.decisive.map { .int(Int64(explanation.rows[$0].number)) } ?? .null),
+                    .init("sentence", .string(sentence)),
+                ])
     }
 
     /// The trace's events just before and after `event`, streamed from the file.

@@ -14,7 +14,14 @@ struct ExportCommand: CatalogCommand {
             perfetto: open the file in ui.perfetto.dev (lanes are threads, jobs slices, causes flow arrows, \
             decisions and the oracle failure instant events). jsonl: one JSON object per line, schema \
             simrun.jsonl/1 (see README). Streams: memory stays bounded whatever the trace's length.
+
+            \(ExitStatus.helpText(for: codes))
             """)
+
+    /// The codes `export` can return (the exit-code test walks each one).
+    static let codes = [
+        ExitStatus.ok, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite,
+    ]
 
     @Argument(help: "The .simtrace file.") var trace: String
     @Option(help: "perfetto or jsonl.") var format: Format
@@ -22,9 +29,11 @@ struct ExportCommand: CatalogCommand {
     var out: String?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        if let out { try OutputPath.prepareFile(out, flag: "--out") }
         do {
             let reader = try TraceReader(path: trace)
             if let out {
+                try OutputPath.createParent(of: out)
                 let sink = try FileExportSink(path: out)
                 do {
                     try export(reader, to: sink)

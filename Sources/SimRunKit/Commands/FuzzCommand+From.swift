@@ -8,7 +8,6 @@ extension FuzzCommand {
     func validateFrom() throws {
         if from == nil && scenario == nil { throw ValidationError("give a scenario to fuzz, or --from a trace") }
         if from == nil && keep != nil { throw ValidationError("--keep needs --from") }
-        if let keep, keep < 0 { throw ValidationError("--keep must be 0 or more") }
         if from != nil && strategy.kind == .dfs {
             throw ValidationError("--from varies the rest of a schedule at random; use random, pct, delay or portfolio")
         }
@@ -19,13 +18,19 @@ extension FuzzCommand {
         guard let from else {
             let found = try context.catalog.scenario(named: scenario ?? "")
             return RunPlan(
-                scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: strategy,
+                scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy,
                 noise: noise ?? 0)
         }
         let input = try TraceInput(path: from)
-        let found = try context.catalog.scenario(named: scenario ?? input.header.scenario)
+        // Another scenario's schedule would be followed by job identity and silently mostly ignored.
+        if let scenario, scenario != input.header.scenario {
+            throw .usage(
+                "--from \(from): the trace is of scenario \(input.header.scenario), not \(scenario) (omit the scenario to fuzz the trace's own)"
+            )
+        }
+        let found = try context.catalog.scenario(named: input.header.scenario)
         let chosen = try context.catalog.variant(
-            variant ?? (found.hasVariant(input.header.variant) ? input.header.variant : nil), of: found)
+            variant.variant ?? (found.hasVariant(input.header.variant) ? input.header.variant : nil), of: found)
         let recordedNoise = try TraceInput.noise(of: input.header, path: from)
         let lanes = noise ?? recordedNoise
         var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes)

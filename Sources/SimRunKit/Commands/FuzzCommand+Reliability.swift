@@ -11,6 +11,7 @@ extension FuzzCommand {
         throws(CommandFailure) -> CampaignOutcome
     {
         Interruption.install()
+        // On a terminal a live line; off a terminal nothing, or with --progress a line every 10 s.
         let progress: @Sendable (Int, Int, Int, Double) -> Void = { runs, failures, distinct, elapsed in
             let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
             console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")
@@ -25,22 +26,25 @@ extension FuzzCommand {
     }
 
     /// Records a crash in a child (checkpointing every record), seals the trace up to the trap, checks
-    /// that it crashes the same way again, and prints it with its replay command.
+    /// that it crashes the same way again, and prints it with its replay command; where it was saved.
     func reportCrash(_ crash: Fuzzer.Crash, number: Int, plan: RunPlan, context: CommandContext)
-        throws(CommandFailure)
+        throws(CommandFailure) -> String
     {
         let console = context.console
         console.out("CRASH at seed \(crash.seed): \(crash.message)")
-        try ensureDirectory(out)
         let suffix = number == 0 ? "" : "-\(number + 1)"
-        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-crashed\(suffix).simtrace"
-        let recorded = try IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise
-        ).record(seed: crash.seed, to: path)
+        let wanted = "\(out)/\(plan.scenario.name)-\(plan.variant)-crashed\(suffix).simtrace"
+        let recording = IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
+        let (recorded, path) = try FindingStore(console: console).save(to: wanted) {
+            (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
+            try recording.record(seed: crash.seed, to: target)
+        }
         if recorded.crashed {
             console.out(
                 "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
             )
+            for line in try CrashContext(path: path).lines { console.out(line) }
         } else {
             console.out(
                 "  NONDETERMINISTIC: seed \(crash.seed) crashed in a worker but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"
@@ -50,6 +54,7 @@ extension FuzzCommand {
         try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
+        return path
     }
 
     /// Replays a saved finding once in a new process before it is reported; says so when it differs.

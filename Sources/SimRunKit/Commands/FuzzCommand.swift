@@ -7,20 +7,40 @@ struct FuzzCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz", abstract: "Run many schedules; shrink and save each distinct failure.",
         discussion: """
-            Exit 1 when a failure was found, 0 when none. Without --keep-going the campaign stops at the failure \
-            with the lowest seed (the same one whatever --jobs is). --shard K/N runs every N-th seed starting at \
-            the K-th, so N machines together run exactly the seeds one would.
+            Without --keep-going the campaign stops at the failure with the lowest seed (the same one whatever \
+            --jobs is). --shard K/N runs every N-th seed starting at the K-th, so N machines together run \
+            exactly the seeds one would. --out is checked before the first schedule runs; a trace that still \
+            cannot be saved there goes to a temporary directory (the warning says where).
+
+            \(ExitStatus.helpText(for: codes))
             """)
 
-    @Argument(help: "The scenario to fuzz (see `simrun list`); optional with --from.") var scenario: String?
+    /// The codes `fuzz` can return (the exit-code test walks each one).
+    static let codes = [
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.cannotWrite, ExitStatus.interrupted,
+    ]
+
+    @Argument(help: "The scenario to fuzz (see `list`); optional with --from.") var scenario: String?
     @Option(help: "Explore around this trace: keep its first --keep decisions, vary the rest.") var from: String?
-    @Option(help: "With --from: decisions of the trace every run keeps (default: half of them).") var keep: Int?
-    @Option(help: "The variant to fuzz (default: the scenario's first).") var variant: String?
-    @Option(help: "The strategy: \(StrategySpec.names).") var strategy: StrategySpec = .init(kind: .pct)
-    @Option(help: "Seeds to run, as A..<B (or N for 0..<N).") var seeds: String?
-    @Option(help: "Run for this many seconds instead (e.g. 30 or 30s).") var time: String?
-    @Option(help: "Worker processes, each running one simulation at a time.") var jobs: Int = 2
-    @Option(help: "Run shard K of N (1-based), e.g. 1/4.") var shard: String?
+    @Option(
+        parsing: .unconditional, help: "With --from: decisions of the trace every run keeps (default: half of them).",
+        transform: NumberArgument.int(0...Int.max))
+    var keep: Int?
+    @OptionGroup var variant: VariantOption
+    @Option(help: StrategyArgument.help, transform: StrategyArgument.parse) var strategy: StrategySpec = .init(
+        kind: .pct)
+    @Option(help: ArgumentHelp("Seeds to run, as A..<B (or N for 0..<N).", valueName: "A..<B"))
+    var seeds: SeedRange?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Run for this many seconds instead (e.g. 30 or 30s).", valueName: "seconds"))
+    var time: TimeLimit?
+    @Option(
+        parsing: .unconditional, help: "Worker processes, each running one simulation at a time.",
+        transform: NumberArgument.int(1...256))
+    var jobs: Int = 2
+    @Option(help: ArgumentHelp("Run shard K of N (1-based), e.g. 1/4.", valueName: "K/N")) var shard: ShardOption?
     @Option(help: "Directory for the failing traces.") var out: String = "simrun-failures"
     @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
@@ -29,9 +49,9 @@ struct FuzzCommand: CatalogCommand {
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard jobs >= 1 && jobs <= 256 else { throw ValidationError("--jobs must be between 1 and 256") }
         if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
         if let noise, !(0...RunPlan.maxNoise).contains(noise) {
             throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
@@ -40,16 +60,18 @@ struct FuzzCommand: CatalogCommand {
     }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let console = context.console
+        output.apply(to: console)
+        try OutputPath.prepareDirectory(out, flag: "--out")
         let plan = try makePlan(context)
         let found = plan.scenario
-        let range = try parseSeeds(seeds)
-        let seconds = try parseSeconds(time)
-        let shardSpec = try parseShard(shard)
-        let console = context.console
+        let range = seeds?.range ?? 0..<(time == nil ? 10_000 : UInt64.max)
+        let shardSpec = shard ?? ShardOption(index: 0, count: 1)
         let config = Fuzzer.Configuration(
-            seeds: range, seconds: seconds, jobs: jobs, shard: shardSpec, keepGoing: keepGoing)
+            seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
+            keepGoing: keepGoing)
         let span =
-            seconds.map { "for \(EventText.time(Int64($0 * 1e9)))" }
+            time.map { "for \(EventText.time(Int64($0.seconds * 1e9)))" }
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
         console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
@@ -59,6 +81,7 @@ struct FuzzCommand: CatalogCommand {
         console.endProgress()
         var shownTimeline = noShow
         var oracleCounts: [String: Int] = [:]
+        var traces: [UInt64: String] = [:]  // seed → saved trace, for the JSON document
         for finding in report.findings {
             // Distinct failures of one oracle (other message shapes) get -2, -3, … so none overwrites another.
             let seen = (oracleCounts[finding.signature.oracle] ?? 0) + 1
@@ -66,32 +89,56 @@ struct FuzzCommand: CatalogCommand {
             if outcome.nondeterministic.contains(finding.seed) {
                 console.out("NONDETERMINISTIC: seed \(finding.seed) ran differently in this process than in its worker")
             }
-            try reportFinding(
-                finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted,
-                suffix: seen == 1 ? "" : "-\(seen)")
+            // A finding stands (exit 1) even when saving, shrinking or re-checking it fails: the
+            // failure is said on stderr, never turned into the exit code of a write error.
+            do throws(CommandFailure) {
+                traces[finding.seed] = try reportFinding(
+                    finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted,
+                    suffix: seen == 1 ? "" : "-\(seen)")
+            } catch {
+                console.err("\(context.programName): seed \(finding.seed): \(error.message)")
+            }
             shownTimeline = true
         }
         for (number, crash) in outcome.crashes.enumerated() {
-            try reportCrash(crash, number: number, plan: plan, context: context)
+            do throws(CommandFailure) {
+                traces[crash.seed] = try reportCrash(crash, number: number, plan: plan, context: context)
+            } catch {
+                console.err("\(context.programName): seed \(crash.seed): \(error.message)")
+            }
         }
         summarize(report, crashes: outcome.crashes.count, console: console)
         if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
         let anyFound = !report.findings.isEmpty || !outcome.crashes.isEmpty
-        return anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
+        let status = anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
+        let verdict = anyFound ? "fail" : outcome.interrupted ? "interrupted" : "pass"
+        let saved = (report.findings.map(\.seed) + outcome.crashes.map(\.seed)).compactMap { traces[$0] }
+        if console.outputStyle == .quiet {
+            let distinct = report.findings.count + outcome.crashes.count
+            console.verdict(
+                "fuzz \(found.name)/\(plan.variant): \(anyFound ? "FAIL" : verdict) — \(distinct) distinct failure\(distinct == 1 ? "" : "s") in \(report.schedules) schedules"
+                    + (saved.isEmpty ? "" : "; trace\(saved.count == 1 ? "" : "s") \(saved.joined(separator: " "))"))
+        }
+        console.json(
+            document(outcome, plan: plan, verdict: verdict, status: status, range: range, traces: traces).text)
+        return status
     }
 
+    /// Saves, shrinks, checks and prints one finding; where its trace was saved.
     private func reportFinding(
         _ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool, shrink: Bool,
         suffix: String
-    ) throws(CommandFailure) {
+    ) throws(CommandFailure) -> String {
         let console = context.console
         console.out("FAIL at seed \(finding.seed): \(finding.verdict)")
-        try ensureDirectory(out)
-        let path = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle))\(suffix).simtrace"
+        let wanted = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle))\(suffix).simtrace"
         // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
-        let found = try Recorder.record(
-            plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: path,
-            options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
+        let (found, path) = try FindingStore(console: console).save(to: wanted) {
+            (target: String) throws(CommandFailure) -> RunResult in
+            try Recorder.record(
+                plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: target,
+                options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
+        }
         var recorded = (verdict: found.verdict, eventCount: found.eventCount)
         if !noShrink && shrink, let footer = try shrinkInChild(path, plan: plan, console: console) {
             recorded = (footer.verdict, footer.eventCount)
@@ -100,7 +147,7 @@ struct FuzzCommand: CatalogCommand {
             console.out(
                 "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
         }
-        if showTimeline && recorded.eventCount <= 400 {
+        if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
             do {
                 try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
             } catch {
@@ -113,6 +160,7 @@ struct FuzzCommand: CatalogCommand {
         if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
             console.out("  fixed:  \(context.programName) replay \(shellQuoted(path)) --variant fixed")
         }
+        return path
     }
 
     private func summarize(_ report: Fuzzer.Report, crashes: Int, console: Console) {
@@ -136,36 +184,33 @@ struct FuzzCommand: CatalogCommand {
         }
     }
 
+    /// The `--json` document: the campaign (`CampaignJSON`) with what this command knows about each
+    /// finding (its trace, whether it crashed or ran differently in another process).
+    private func document(
+        _ outcome: CampaignOutcome, plan: RunPlan, verdict: String, status: Int32,
+        range: Range<UInt64>, traces: [UInt64: String]
+    ) -> ResultDocument {
+        var members = ResultDocument.run(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
+        members += [
+            .init(
+                "seeds",
+                time == nil ? .object(["from": .unsigned(range.lowerBound), "to": .unsigned(range.upperBound)]) : .null),
+            .init("time", time.map { .number($0.seconds, decimals: 3) } ?? .null),
+            .init("jobs", .int(Int64(jobs))), .init("shard", .optional(shard?.description)),
+            .init("from", .optional(from)), .init("interrupted", .bool(outcome.interrupted)),
+        ]
+        members += CampaignJSON.members(of: outcome, exhaustive: strategy.kind == .dfs) { finding in
+            [
+                .init("trace", .optional(traces[finding.seed])),
+                .init("nondeterministic", .bool(outcome.nondeterministic.contains(finding.seed))),
+            ]
+        }
+        return ResultDocument(command: "fuzz", verdict: verdict, exitCode: status, members: members)
+    }
+
     private func slug(_ text: String) -> String {
         let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         return String(mapped).split(separator: "-").joined(separator: "-")
-    }
-
-    private func parseSeeds(_ text: String?) throws(CommandFailure) -> Range<UInt64> {
-        guard let text else { return 0..<(time == nil ? 10_000 : UInt64.max) }
-        if let count = UInt64(text) { return 0..<count }
-        let parts = text.split(separator: "..<", omittingEmptySubsequences: false)
-        guard parts.count == 2 || text.contains("..."), let low = UInt64(parts.first ?? ""),
-            let high = UInt64(parts.count == 2 ? parts[1] : ""), low < high
-        else { throw .usage("--seeds must look like A..<B with A < B (got '\(text)')") }
-        return low..<high
-    }
-
-    private func parseSeconds(_ text: String?) throws(CommandFailure) -> Double? {
-        guard let text else { return nil }
-        let number = text.hasSuffix("s") ? String(text.dropLast()) : text
-        guard let value = Double(number), value > 0, value < 1e7 else {
-            throw .usage("--time must be a positive number of seconds (got '\(text)')")
-        }
-        return value
-    }
-
-    private func parseShard(_ text: String?) throws(CommandFailure) -> (Int, Int) {
-        guard let text else { return (0, 1) }
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else {
-            throw .usage("--shard must be K/N with 1 <= K <= N (got '\(text)')")
-        }
-        return (k - 1, n)
     }
 }

@@ -12,7 +12,7 @@ struct RecordChildCommand: CatalogCommand {
         shouldDisplay: false)
 
     @Argument var scenario: String
-    @Option var variant: String
+    @OptionGroup var variant: VariantOption
     @Option var strategy: String
     @Option var seed: UInt64
     @Option var out: String
@@ -23,7 +23,8 @@ struct RecordChildCommand: CatalogCommand {
         let found = try context.catalog.scenario(named: scenario)
         let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
         let plan = RunPlan(
-            scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: spec, noise: noise)
+            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
+            noise: noise)
         let strategyObject: any Strategy
         if let tapeFrom {
             strategyObject = ReplayStrategy(tape: try TraceInput(path: tapeFrom).tape)

@@ -7,17 +7,25 @@ struct ReplayCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay", abstract: "Re-run a trace's schedule and compare, or check it on another variant.",
         discussion: """
-            On the recorded variant: every event is compared with the recording; exit 0 when identical, 1 on \
-            divergence (the first differing event is shown with context). With --variant naming another \
-            variant: the schedule is followed by identity (each departure from fifo by the job it took and \
-            the jobs it went ahead of, each data decision by its site); exit 0 when its oracles hold, 1 when \
-            one fails, 2 (inconclusive) when a non-fifo decision of the trace could not be followed there — \
-            the recorded race never happened, so the run tested nothing. Every replay prints how many \
-            decisions it followed; notes go to stderr.
+            On the recorded variant: every event is compared with the recording; a divergence shows the first \
+            differing event with context. With --variant naming another variant: the schedule is followed by \
+            identity (each departure from fifo by the job it took and the jobs it went ahead of, each data \
+            decision by its site); when a non-fifo decision of the trace could not be followed there, the \
+            replay is inconclusive — the recorded race never happened, so the run tested nothing. Every \
+            replay prints how many decisions it followed; notes go to stderr.
+
+            \(ExitStatus.helpText(for: codes))
             """)
 
+    /// The codes `replay` can return (the exit-code test walks each one).
+    static let codes = [
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.badTrace,
+        ExitStatus.missingInput,
+    ]
+
     @Argument(help: "The .simtrace file.") var trace: String
-    @Option(help: "Replay the schedule on this variant instead (e.g. fixed).") var variant: String?
+    @OptionGroup var variant: VariantOption
+    @OptionGroup var output: OutputOptions
     @Option(
         help:
             "Replay with this many noise lanes instead of the recording's (background jobs that touch nothing; the schedule is followed by identity, as on another variant)."
@@ -32,11 +40,12 @@ struct ReplayCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
+        output.apply(to: console)
         // The common case, a trace replayed on its own variant, reads the file once: the header
         // here, then the schedule and the events together. Only when the last frame shows a run
         // that did not crash (a crashing schedule must run in a child) — or when another variant
         // asks for the verdict only — is the trace loaded first.
-        if variant == nil, noise == nil, case let ending = TraceEnding.read(path: trace), ending != .unknown {
+        if variant.variant == nil, noise == nil, case let ending = TraceEnding.read(path: trace), ending != .unknown {
             if case .footer(let footer) = ending, case .crashed = footer.verdict {
                 return try replayLoaded(context)
             }
@@ -61,10 +70,18 @@ struct ReplayCommand: CatalogCommand {
         let console = context.console
         let recordedNoise = try TraceInput.noise(of: input.header, path: trace)
         let onOther =
-            variant != nil && variant != input.header.variant || noise != nil && noise != recordedNoise
-        let plan = try input.plan(in: context.catalog, variant: variant, noise: noise)
-        if case .crashed = input.footer?.verdict {
-            return try CrashReplay(input: input, plan: plan).run(console: console)
+            variant.variant != nil && variant.variant != input.header.variant
+            || noise != nil && noise != recordedNoise
+        let plan = try input.plan(in: context.catalog, variant: variant.variant, noise: noise)
+        if case .crashed(let message) = input.footer?.verdict {
+            let status = try CrashReplay(input: input, plan: plan).run(console: console)
+            if status == ExitStatus.ok { for line in try CrashContext(path: trace).lines { console.out(line) } }
+            console.json(
+                document(
+                    verdict: status == ExitStatus.ok ? "identical" : onOther ? "fail" : "diverged", status: status,
+                    header: input.header, plan: plan, outcome: .crashed(message), extra: []
+                ).text)
+            return status
         }
         let replayer = TraceReplayer(input: input, plan: plan)
         let title = "\(input.header.scenario)/\(plan.variant) seed \(input.header.seed)"
@@ -72,23 +89,34 @@ struct ReplayCommand: CatalogCommand {
             if input.isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
             let outcome = replayer.replayForVerdict()
             for note in outcome.notes { console.err("note: \(note)") }
-            console.out(
+            let failed = outcome.result.verdict.isFailure
+            console.verdict(
                 "\(title): schedule of \(input.header.variant) replayed on \(plan.variant)"
                     + (plan.noise != recordedNoise ? " with \(plan.noise) noise lanes: " : ": ")
-                    + (outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass"))
+                    + (failed ? "FAIL — \(outcome.result.verdict)" : "pass"))
             console.out(outcome.tally.line)
+            var status = failed ? ExitStatus.failure : ExitStatus.ok
             if let problem = outcome.scheduleProblem {
                 console.out("inconclusive: \(problem) — the fix was not tested on this schedule")
-                return ExitStatus.inconclusive
-            }
-            if let first = outcome.unfollowed.first {
+                status = ExitStatus.inconclusive
+            } else if let first = outcome.unfollowed.first {
                 let more = outcome.unfollowed.count > 1 ? " (and \(outcome.unfollowed.count - 1) more)" : ""
                 console.out(
                     "inconclusive: decision \(first.entry.number) (\(first.entry.summary)) could not be followed on variant "
                         + "\(plan.variant)\(more) — the fix was not tested on this schedule")
-                return ExitStatus.inconclusive
+                status = ExitStatus.inconclusive
             }
-            return outcome.result.verdict.isFailure ? ExitStatus.failure : ExitStatus.ok
+            console.json(
+                document(
+                    verdict: status == ExitStatus.inconclusive ? "inconclusive" : failed ? "fail" : "pass",
+                    status: status, header: input.header, plan: plan, outcome: outcome.result.verdict,
+                    extra: [
+                        .init("digest", .string(outcome.result.digest.description)),
+                        .init("notes", .array(outcome.notes.map { .string($0) })),
+                        .init("followed", .string(outcome.tally.line)),
+                    ]
+                ).text)
+            return status
         }
         let outcome = try replayer.replayComparing()
         return report(
@@ -103,24 +131,55 @@ struct ReplayCommand: CatalogCommand {
     ) -> Int32 {
         let title = "\(header.scenario)/\(plan.variant) seed \(header.seed)"
         if isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
+        let truncated = outcome.reachedTruncation || isTruncated
+        let extra: [JSONValue.Member] = [
+            .init("eventsCompared", .unsigned(UInt64(outcome.eventsCompared))),
+            .init("digest", .string(outcome.result.digest.description)),
+            .init("recorded", footer.map { ResultDocument.outcome($0.verdict) } ?? .null),
+            .init("truncated", .bool(truncated)),
+            .init("divergence", .array((outcome.divergence ?? []).map { .string($0) })),
+            .init("notes", .array(outcome.notes.map { .string($0) })),
+        ]
+        let status = outcome.divergence == nil ? ExitStatus.ok : ExitStatus.failure
+        console.json(
+            document(
+                verdict: status == ExitStatus.ok ? "identical" : "diverged", status: status, header: header, plan: plan,
+                outcome: outcome.result.verdict, extra: extra
+            ).text)
         if let divergence = outcome.divergence {
-            console.out("\(title): DIVERGED")
+            console.verdict("\(title): DIVERGED")
             for line in divergence { console.out(line) }
             for note in outcome.notes { console.err("note: \(note)") }
-            return ExitStatus.failure
+            return status
         }
-        if outcome.reachedTruncation || isTruncated {
-            console.out(
+        if truncated {
+            console.verdict(
                 "\(title): identical up to the truncation point — \(outcome.eventsCompared) events; the recording ends there, the replay went on to \(outcome.result.eventCount) events, verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass")"
             )
             console.out(outcome.tally.line)
-            return ExitStatus.ok
+            return status
         }
         let recordedVerdict = footer.map { "\($0.verdict)" } ?? "none (truncated)"
-        console.out(
+        console.verdict(
             "\(title): identical — \(outcome.eventsCompared) events, digest \(outcome.result.digest); verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass") (recorded: \(recordedVerdict))"
         )
         console.out(outcome.tally.line)
-        return ExitStatus.ok
+        return status
+    }
+
+    /// The `--json` document of a replay.
+    private func document(
+        verdict: String, status: Int32, header: TraceHeader, plan: RunPlan, outcome: Verdict,
+        extra: [JSONValue.Member]
+    ) -> ResultDocument {
+        return ResultDocument(
+            command: "replay", verdict: verdict, exitCode: status,
+            members: ResultDocument.run(
+                scenario: header.scenario, variant: plan.variant, strategy: header.strategy, seed: header.seed)
+                + [
+                    .init("recordedVariant", .string(header.variant)), .init("trace", .string(trace)),
+                    .init("outcome", ResultDocument.outcome(outcome)),
+                    .init("findings", ResultDocument.findings(outcome, seed: header.seed, trace: trace)),
+                ] + extra)
     }
 }

@@ -25,13 +25,27 @@ extension RunCommand {
         let b = try recording.record(seed: seed, to: second)
         let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
         let divergence = try TraceComparison(expected: first, actual: second).firstDifference()
-        if divergence == nil && a.digest == b.digest && a.verdict == b.verdict {
-            console.out(
+        let same = divergence == nil && a.digest == b.digest && a.verdict == b.verdict
+        console.json(
+            ResultDocument(
+                command: "run", verdict: same ? "deterministic" : "nondeterministic",
+                exitCode: same ? ExitStatus.ok : ExitStatus.failure,
+                members: ResultDocument.run(
+                    scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: seed)
+                    + [
+                        .init("outcome", ResultDocument.outcome(a.verdict)),
+                        .init("digests", .array([.string(a.digest.description), .string(b.digest.description)])),
+                        .init("divergence", .array((divergence ?? []).map { .string($0) })),
+                    ]
+            ).text)
+        if same {
+            console.verdict(
                 "\(title): deterministic — two processes recorded the same \(a.eventCount) events, digest \(a.digest); verdict \(a.verdict.isFailure ? "FAIL — \(a.verdict)" : "pass")"
             )
             return ExitStatus.ok
         }
-        console.out("\(title): NONDETERMINISTIC — digest \(a.digest) in the first process, \(b.digest) in the second")
+        console.verdict(
+            "\(title): NONDETERMINISTIC — digest \(a.digest) in the first process, \(b.digest) in the second")
         for line in divergence ?? ["  verdicts differ: \(a.verdict) / \(b.verdict)"] { console.out(line) }
         return ExitStatus.failure
     }

@@ -5,13 +5,22 @@ import SimEngine
 struct RunCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run one schedule of a scenario.",
-        discussion:
-            "Exit 0 when the oracles hold, 1 when one fails (the trace is written and a replay command printed).")
+        discussion: """
+            The trace of a failing run is written (to --out, or under --failure-dir) and its replay command \
+            printed.
 
-    @Argument(help: "The scenario to run (see `simrun list`).") var scenario: String
-    @Option(help: "The variant to run (default: the scenario's first).") var variant: String?
-    @Option(help: "The seed of the schedule.") var seed: UInt64 = 0
-    @Option(help: "The strategy: \(StrategySpec.names).") var strategy: StrategySpec = .init(kind: .random)
+            \(ExitStatus.helpText(for: codes))
+            """)
+
+    /// The codes `run` can return (the exit-code test walks each one).
+    static let codes = [ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.cannotWrite]
+
+    @Argument(help: "The scenario to run (see `list`).") var scenario: String
+    @OptionGroup var variant: VariantOption
+    @Option(parsing: .unconditional, help: "The seed of the schedule (0 to 2^64-1).", transform: NumberArgument.seed)
+    var seed: UInt64 = 0
+    @Option(help: StrategyArgument.help, transform: StrategyArgument.parse)
+    var strategy: StrategySpec = .init(kind: .random)
     @Option(name: .shortAndLong, help: "Write the trace here (always; by default only a failing run is written).")
     var out: String?
     @Option(help: "Where a failing run's trace goes when --out is not given.") var failureDir = "simrun-failures"
@@ -27,33 +36,60 @@ struct RunCommand: CatalogCommand {
             throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
         }
     }
+    @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        output.apply(to: context.console)
+        if let out { try OutputPath.prepareFile(out, flag: "--out") }
         let found = try context.catalog.scenario(named: scenario)
         let plan = RunPlan(
-            scenario: found, variant: try context.catalog.variant(variant, of: found), strategy: strategy,
+            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy,
             noise: noise)
         if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
         if path == nil && result.verdict.isFailure {
-            try ensureDirectory(failureDir)
             path = "\(failureDir)/\(found.name)-\(plan.variant)-seed\(seed).simtrace"
         }
-        if let path {
-            result = try Recorder.record(
-                plan: plan, seed: seed, strategy: plan.makeStrategy(), strategyName: strategy.description, to: path)
+        if let wanted = path {
+            let record = { (target: String) throws(CommandFailure) -> RunResult in
+                try Recorder.record(
+                    plan: plan, seed: seed, strategy: plan.makeStrategy(), strategyName: strategy.description,
+                    to: target)
+            }
+            if out != nil {
+                try OutputPath.createParent(of: wanted)
+                result = try record(wanted)
+            } else {
+                (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
+            }
         }
+        let failed = result.verdict.isFailure
+        let status = failed ? ExitStatus.failure : ExitStatus.ok
         let console = context.console
-        console.out(
-            "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(result.verdict.isFailure ? "FAIL" : "pass")"
+        console.verdict(
+            "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(failed ? "FAIL" : "pass")"
                 + " — \(result.steps) steps, \(result.eventCount) events, \(result.tape.count) decisions, digest \(result.digest)"
         )
-        if result.verdict.isFailure { console.out("  \(result.verdict)") }
+        if failed { console.out("  \(result.verdict)") }
         if let path {
             console.out("trace: \(path)")
-            if result.verdict.isFailure { console.out("replay: \(context.programName) replay \(shellQuoted(path))") }
+            if failed { console.out("replay: \(context.programName) replay \(shellQuoted(path))") }
         }
-        return result.verdict.isFailure ? ExitStatus.failure : ExitStatus.ok
+        console.json(
+            ResultDocument(
+                command: "run", verdict: failed ? "fail" : "pass", exitCode: status,
+                members: ResultDocument.run(
+                    scenario: found.name, variant: plan.variant, strategy: strategy.description, seed: seed)
+                    + [
+                        .init("outcome", ResultDocument.outcome(result.verdict)),
+                        .init("steps", .int(Int64(result.steps))), .init("events", .unsigned(result.eventCount)),
+                        .init("decisions", .int(Int64(result.tape.count))),
+                        .init("digest", .string(result.digest.description)), .init("trace", .optional(path)),
+                        .init("findings", ResultDocument.findings(result.verdict, seed: seed, trace: path)),
+                        .init("sometimes", ResultDocument.sometimes(result)),
+                    ]
+            ).text)
+        return status
     }
 }

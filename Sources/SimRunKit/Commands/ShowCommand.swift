@@ -9,10 +9,17 @@ struct ShowCommand: CatalogCommand {
         discussion: """
             Each job starts with ▶ (lane/label#ordinal); the events it recorded follow, indented. Decisions \
             that depart from fifo are marked with *; the oracle failure is marked with !!.
+
+            \(ExitStatus.helpText(for: codes))
             """)
 
+    /// The codes `show` can return (the exit-code test walks each one).
+    static let codes = [ExitStatus.ok, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput]
+
     @Argument(help: "The .simtrace file.") var trace: String
-    @Option(help: "Print at most this many events.") var limit: Int = 5_000
+    @Option(
+        parsing: .unconditional, help: "Print at most this many events.", transform: NumberArgument.int(0...Int.max))
+    var limit: Int = 5_000
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         do {

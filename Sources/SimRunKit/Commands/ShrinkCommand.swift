@@ -5,14 +5,27 @@ import SimTrace
 
 struct ShrinkCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
-        commandName: "shrink", abstract: "Shrink a failing trace toward fifo and fewer steps, keeping its failure.")
+        commandName: "shrink", abstract: "Shrink a failing trace toward fifo and fewer steps, keeping its failure.",
+        discussion: ExitStatus.helpText(for: codes))
+
+    /// The codes `shrink` can return (the exit-code test walks each one).
+    static let codes = [
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.cannotWrite,
+    ]
 
     @Argument(help: "The failing .simtrace file.") var trace: String
     @Option(name: [.short, .long], help: "Where to write the shrunk trace (default: <trace>.shrunk.simtrace).")
     var out: String?
+    @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        output.apply(to: context.console)
         let input = try TraceInput(path: trace)
+        // Checked before the shrinking runs; after the input, so that a mistyped trace path is
+        // "missing input" and its directory is never created for the default output next to it.
+        let path = out ?? (trace.hasSuffix(".simtrace") ? String(trace.dropLast(9)) : trace) + ".shrunk.simtrace"
+        try OutputPath.prepareFile(path, flag: out == nil ? "the shrunk trace" : "--out")
         guard let footer = input.footer else {
             throw CommandFailure(
                 ExitStatus.badTrace,
@@ -29,16 +42,36 @@ struct ShrinkCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
-        let path = out ?? (trace.hasSuffix(".simtrace") ? String(trace.dropLast(9)) : trace) + ".shrunk.simtrace"
+        try OutputPath.createParent(of: path)
         guard let shrunk = try Self.shrink(input, footer: footer, plan: plan, to: path) else {
             throw CommandFailure(
                 ExitStatus.failure, "\(trace): the recorded failure does not reproduce on this build; cannot shrink")
         }
         let console = context.console
-        console.out("shrunk in \(shrunk.runs) runs: \(shrunk.summary.line)")
+        console.verdict("shrunk in \(shrunk.runs) runs: \(shrunk.summary.line)")
         console.out("same failure: \(shrunk.summary.after.verdict)")
         console.out("trace: \(path)")
         console.out("replay: \(context.programName) replay \(shellQuoted(path))")
+        let (before, after) = (shrunk.summary.before, shrunk.summary.after)
+        let counts = { (result: RunResult) -> JSONValue in
+            .object([
+                "decisions": .int(Int64(result.tape.count)), "nonFifo": .int(Int64(result.deviations)),
+                "events": .unsigned(result.eventCount), "steps": .int(Int64(result.steps)),
+            ])
+        }
+        console.json(
+            ResultDocument(
+                command: "shrink", verdict: "shrunk", exitCode: ExitStatus.ok,
+                members: ResultDocument.run(
+                    scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy,
+                    seed: input.header.seed)
+                    + [
+                        .init("trace", .string(path)), .init("runs", .int(Int64(shrunk.runs))),
+                        .init("outcome", ResultDocument.outcome(after.verdict)),
+                        .init("before", counts(before)), .init("after", counts(after)),
+                        .init("findings", ResultDocument.findings(after.verdict, seed: input.header.seed, trace: path)),
+                    ]
+            ).text)
         return ExitStatus.ok
     }
 }

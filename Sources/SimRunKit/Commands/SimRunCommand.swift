@@ -2,25 +2,38 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The root of the command tree.
 struct SimRunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "simrun",
-        abstract: "Deterministic simulation, fuzzing and replay of ordering bugs.",
-        discussion: """
-            Exit codes: 0 ok, 1 bug found or replay diverged, 2 replay inconclusive (a non-fifo decision could not be followed on the other variant), 64 usage, 65 bad trace, 66 missing input, 130 interrupted.
-            """,
-        subcommands: [
-            ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
-            ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
-            WorkerChildCommand.self, BenchRecordCommand.self,
-        ]
-    )
+    /// Computed, not stored: the root is named after the program being run (`simrun`, or a user's
+    /// own executable), so its help, usage lines and completion scripts name that program.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: SimRun.programName,
+            abstract: "Deterministic simulation, fuzzing and replay of ordering bugs.",
+            discussion: ExitStatus.helpText + "\n\n" + SimRun.completionHelp,
+            version: SimRunVersion.current,
+            subcommands: [
+                ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
+                ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
+                WorkerChildCommand.self, BenchRecordCommand.self,
+            ]
+        )
+    }
 }
 
 /// What every command gets: the scenarios it may run, and where to print.
 public struct CommandContext: Sendable {
+    /// The scenarios the command may name.
     public let catalog: ScenarioCatalog
+    /// Where results, progress and errors go.
     public let console: Console
     /// The name the user ran (`simrun`, or their own executable's), for the commands we print.
     public let programName: String
@@ -39,6 +52,13 @@ extension CatalogCommand {
 
 /// Runs the simrun command tree over a set of scenarios: the built-in ones, or a user's own.
 public enum SimRun {
+    /// The program name while a command line is parsed and run (help, usage, completions).
+    @TaskLocal static var programName = "simrun"
+
+    static var completionHelp: String {
+        "Shell completions: `\(programName) --generate-completion-script bash` (or zsh, fish)."
+    }
+
     /// Parses the process arguments, runs the command and exits with its status.
     public static func main(scenarios: [Scenario]) -> Never {
         // First thing, while no task exists: only then can simrun's executors capture `@MainActor`
@@ -56,16 +76,34 @@ public enum SimRun {
     public static func run(
         arguments: [String], scenarios: [Scenario], console: Console = Console(), programName: String = "simrun"
     ) -> Int32 {
+        $programName.withValue(programName) {
+            runNamed(arguments: arguments, scenarios: scenarios, console: console, programName: programName)
+        }
+    }
+
+    private static func runNamed(
+        arguments: [String], scenarios: [Scenario], console: Console, programName: String
+    ) -> Int32 {
         let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console, programName: programName)
+        // A console may serve several command lines; each starts from the defaults its options change.
+        console.outputStyle = .human
+        console.progressStyle = .automatic
+        var commandName = ""
         do {
             var command = try SimRunCommand.parseAsRoot(arguments)
             if let catalogCommand = command as? any CatalogCommand {
+                commandName = type(of: catalogCommand).configuration.commandName ?? ""
                 return try catalogCommand.execute(context)
             }
             try command.run()
             return ExitStatus.ok
         } catch let failure as CommandFailure {
-            console.err("simrun: \(failure.message)")
+            console.err("\(programName): \(failure.message)")
+            // With --json, a failure is still one document on stdout: scripts read the code there.
+            let document = ResultDocument(
+                command: commandName, verdict: "error", exitCode: failure.code,
+                members: [.init("error", .string(failure.message))])
+            console.json(document.text)
             return failure.code
         } catch {
             let code = SimRunCommand.exitCode(for: error).rawValue
@@ -79,11 +117,3 @@ public enum SimRun {
         }
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif

@@ -1,8 +1,8 @@
 /// JSON spelling of the values exporters write, without Foundation (and so without its formatting
 /// choices changing the output).
-enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

@@ -28,7 +28,7 @@ final class FileOutput: TraceOutput {
             let code = errno
             throw TraceError(
                 .unreadable, file: path, offset: 0,
-                expected: "a writable directory for the temporary trace file", detail: Self.message(code))
+                expected: "a writable directory for the temporary file", detail: Self.message(code))
         }
         temporaryPath = candidate
         descriptor = fd
@@ -43,7 +43,7 @@ final class FileOutput: TraceOutput {
             let written = write(descriptor, next, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw failure("to write the trace", errno)
+                throw failure("to write the file", errno)
             }
             remaining -= written
             next += written
@@ -57,7 +57,7 @@ final class FileOutput: TraceOutput {
         if close(fd) != 0 {
             let code = errno
             unlink(temporaryPath)
-            throw failure("to close the trace file", code)
+            throw failure("to close the file", code)
         }
         if rename(temporaryPath, path) != 0 {
             let code = errno

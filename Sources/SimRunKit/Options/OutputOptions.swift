@@ -1,0 +1,25 @@
+import ArgumentParser
+import SimEngine
+
+/// `--json`, `--quiet`, `--progress`: what a command prints, shared by run, fuzz, replay, shrink and
+/// explain so that scripts and CI read every command the same way.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one JSON object (schema simrun.result/1, see README) on stdout instead of text.")
+    var json = false
+    @Flag(name: [.short, .long], help: "Print only the verdict line.") var quiet = false
+    @Flag(help: "Off a terminal, print a progress line every 10 s on stderr (default: none).")
+    var progress = false
+
+    func validate() throws {
+        if json && quiet { throw ValidationError("give either --json or --quiet, not both") }
+    }
+
+    /// How often `--progress` prints off a terminal.
+    static let progressInterval = Duration.seconds(10)
+
+    /// Sets the console's styles for this command.
+    func apply(to console: Console) {
+        console.outputStyle = json ? .json : quiet ? .quiet : .human
+        console.progressStyle = progress ? .periodic(Self.progressInterval) : quiet ? .off : .automatic
+    }
+}

@@ -1,0 +1,42 @@
+import SimCore
+import SimEngine
+import SimTrace
+
+/// Where a crashed run was when it trapped, read from its sealed trace: the job that was running and
+/// the last events before the trap. An optimized build drops `precondition` messages (the runtime
+/// reports only the signal), so these lines are what says where the model died.
+struct CrashContext {
+    /// The job running at the trap, `lane/label#ordinal`; nil when the trap came before any job.
+    var job: String?
+    /// The last events before the trap, as `show` prints them.
+    var lastEvents: [String]
+
+    /// Reads the trace at `path`, keeping the last `count` events.
+    init(path: String, count: Int = 4) throws(CommandFailure) {
+        job = nil
+        lastEvents = []
+        do {
+            let reader = try TraceReader(path: path)
+            let text = EventText { reader.text($0) }
+            while let record = try reader.next() {
+                guard case .event(let event) = record else { continue }
+                if text.text(event.kind) == "sched.pick" {
+                    let ordinal = event.fields.first.flatMap { field -> Int64? in
+                        if case .int(let n) = field.value { return n } else { return nil }
+                    }
+                    job = "\(text.text(event.lane))/\(text.text(event.subject))" + (ordinal.map { "#\($0)" } ?? "")
+                }
+                lastEvents.append(ExplainCommand.line(event, text: text, marked: false))
+                if lastEvents.count > count { lastEvents.removeFirst() }
+            }
+        } catch {
+            throw TraceInput.failure(error)
+        }
+    }
+
+    /// The lines to print under a crash report.
+    var lines: [String] {
+        ["  in job \(job ?? "(none: the trap came before the first job)"); the last events before the trap:"]
+            + lastEvents
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import SimCore
+import SimEngine
+import SimRunKit
+import SimScenarios
+import SimTestSupport
+import Testing
+
+/// One exit-code table for every command: each command's `--help` lists the codes it can return,
+/// and this suite makes each command return each of them, no more and no fewer.
+@Suite(.serialized) struct ExitCodeTests {
+    /// A scenario named `toggle` that fails (one decision, then an oracle failure) or passes: a
+    /// trace recorded on the failing one no longer fails on the passing one (a changed build).
+    static func toggle(failing: Bool) -> Scenario {
+        Scenario(name: "toggle", summary: "fails or not", variants: [.init("v", "")]) { simulation, _ in
+            simulation.post(on: "a", "one") {}
+            simulation.post(on: "b", "two") { if failing { simulation.fail("toggle", "it failed") } }
+        }
+    }
+
+    /// The codes a command's help lists under "Exit codes:".
+    static func documentedCodes(_ command: [String]) -> Set<Int32> {
+        let (_, help) = simrun(command + ["--help"])
+        guard let start = help.range(of: "Exit codes:") else { return [] }
+        var codes = Set<Int32>()
+        for line in help[start.upperBound...].split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard line.hasPrefix("  "), let first = words.first, let code = Int32(first) else { break }
+            codes.insert(code)
+        }
+        return codes
+    }
+
+    struct Case {
+        var command: String
+        var code: Int32
+        var arguments: [String]
+        var scenarios: [Scenario] = BuiltinScenarios.all
+    }
+
+    @Test func everyCommandReturnsExactlyTheCodesItsHelpLists() throws {
+        let directory = try makeTemporaryDirectory("exit-codes")
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        let garbage = path("garbage.simtrace")
+        try Data("this is not a trace".utf8).write(to: URL(fileURLWithPath: garbage))
+        let missing = path("missing.simtrace")
+        // A failing trace of the built-in lost-input scenario, and one of `toggle`.
+        let lost = path("lost.simtrace")
+        LostInputFixture.record(to: lost)
+        let toggled = path("toggle.simtrace")
+        #expect(simrun(["run", "toggle", "--out", toggled], scenarios: [Self.toggle(failing: true)]).0 == 1)
+        let passing = path("pass.simtrace")
+        #expect(simrun(["run", "counter-race", "--variant", "fixed", "--out", passing]).0 == 0)
+        let fixedNow = [Self.toggle(failing: false)]
+        let cases: [Case] = [
+            Case(command: "list", code: 0, arguments: ["list"]),
+            Case(command: "list", code: 64, arguments: ["list", "--bogus"]),
+            Case(command: "run", code: 0, arguments: ["run", "counter-race", "--variant", "fixed"]),
+            Case(
+                command: "run", code: 1,
+                arguments: LostInputFixture.run),
+            Case(command: "run", code: 64, arguments: ["run", "counter-race", "--seed", "-1"]),
+            Case(command: "run", code: 73, arguments: ["run", "counter-race", "--out", "/proc/simrun-x/t.simtrace"]),
+            Case(
+                command: "fuzz", code: 0,
+                arguments: ["fuzz", "counter-race", "--variant", "fixed", "--seeds", "5", "--out", path("f0")]),
+            Case(
+                command: "fuzz", code: 1,
+                arguments: ["fuzz", "lost-input-navigation", "--no-show", "--out", path("f1")]),
+            Case(command: "fuzz", code: 64, arguments: ["fuzz", "counter-race", "--time", "-1"]),
+            Case(command: "fuzz", code: 65, arguments: ["fuzz", "--from", garbage]),
+            Case(command: "fuzz", code: 66, arguments: ["fuzz", "--from", missing]),
+            Case(command: "fuzz", code: 73, arguments: ["fuzz", "counter-race", "--out", "/proc/simrun-x"]),
+            Case(command: "replay", code: 0, arguments: ["replay", lost]),
+            Case(command: "replay", code: 1, arguments: ["replay", toggled], scenarios: fixedNow),
+            // The async-action fix makes the racing submit wait for the fetch: the race is gone.
+            Case(
+                command: "replay", code: 2,
+                arguments: [
+                    "replay",
+                    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                        .deletingLastPathComponent().appendingPathComponent(
+                            "Traces/async-action-stale-variable-buggy-submitted-fresh-price.simtrace"
+                        ).path, "--variant", "fixed",
+                ]),
+            Case(command: "replay", code: 64, arguments: ["replay", lost, "--variant", "nope"]),
+            Case(command: "replay", code: 65, arguments: ["replay", garbage]),
+            Case(command: "replay", code: 66, arguments: ["replay", missing]),
+            Case(command: "shrink", code: 0, arguments: ["shrink", lost, "-o", path("shrunk.simtrace")]),
+            Case(
+                command: "shrink", code: 1, arguments: ["shrink", toggled, "-o", path("s1.simtrace")],
+                scenarios: fixedNow),
+            Case(command: "shrink", code: 64, arguments: ["shrink", passing, "-o", path("s2.simtrace")]),
+            Case(command: "shrink", code: 65, arguments: ["shrink", garbage, "-o", path("s3.simtrace")]),
+            Case(command: "shrink", code: 66, arguments: ["shrink", missing]),
+            Case(command: "shrink", code: 73, arguments: ["shrink", lost, "-o", "/proc/simrun-x.simtrace"]),
+            Case(command: "show", code: 0, arguments: ["show", lost]),
+            Case(command: "show", code: 64, arguments: ["show", lost, "--limit", "-1"]),
+            Case(command: "show", code: 65, arguments: ["show", garbage]),
+            Case(command: "show", code: 66, arguments: ["show", missing]),
+            Case(command: "explain", code: 0, arguments: ["explain", lost, "--runs", "10"]),
+            Case(command: "explain", code: 1, arguments: ["explain", toggled, "--runs", "3"], scenarios: fixedNow),
+            Case(command: "explain", code: 64, arguments: ["explain", lost, "--runs", "0"]),
+            Case(command: "explain", code: 65, arguments: ["explain", garbage]),
+            Case(command: "explain", code: 66, arguments: ["explain", missing]),
+            Case(
+                command: "export", code: 0, arguments: ["export", lost, "--format", "jsonl", "--out", path("e.jsonl")]),
+            Case(command: "export", code: 64, arguments: ["export", lost, "--format", "svg"]),
+            Case(command: "export", code: 65, arguments: ["export", garbage, "--format", "jsonl"]),
+            Case(command: "export", code: 66, arguments: ["export", missing, "--format", "jsonl"]),
+            Case(
+                command: "export", code: 73, arguments: ["export", lost, "--format", "jsonl", "--out", "/proc/x.jsonl"]),
+            Case(command: "bench", code: 64, arguments: ["bench", "--only", "nothing"]),
+        ]
+        for entry in cases {
+            let (status, output) = simrun(entry.arguments, scenarios: entry.scenarios)
+            #expect(status == entry.code, "\(entry.arguments.joined(separator: " ")): \(output)")
+            if entry.code >= 64 {
+                let errors = output.split(separator: "\n").filter { $0.hasPrefix("err: ") }
+                #expect(!errors.isEmpty, "a failing command says why: \(entry.arguments)")
+            }
+        }
+        // Codes that need a process of their own: 130 (a signal), bench 0 and 73 (its recording child,
+        // a temporary directory from $TMPDIR).
+        var walked = cases.map { ($0.command, $0.code) }
+        walked += [("fuzz", 130), ("bench", 0), ("bench", 73)]
+        for command in ["list", "run", "fuzz", "replay", "shrink", "show", "explain", "export", "bench"] {
+            let documented = Self.documentedCodes([command])
+            #expect(!documented.isEmpty, "\(command) --help lists its exit codes")
+            let exercised = Set(walked.filter { $0.0 == command }.map(\.1))
+            #expect(
+                exercised == documented, "\(command): help lists \(documented.sorted()), walked \(exercised.sorted())")
+        }
+        #expect(Self.documentedCodes([]) == Set(ExitStatus.table.map(\.code)), "the root help lists the whole table")
+    }
+
+    @Test func fuzzExitsOneHundredThirtyWhenInterruptedWithNothingFound() throws {
+        let directory = try makeTemporaryDirectory("exit-130")
+        let process = Process()
+        process.executableURL = SimrunProcess.executable
+        process.arguments = ["fuzz", "counter-race", "--variant", "fixed", "--time", "60", "--out", "out"]
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // The opening line on stderr says the campaign is under way (its handlers are installed).
+        _ = errors.fileHandleForReading.availableData
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+    }
+
+    @Test func benchExitsZeroAndSeventyThreeWhenItCannotMakeItsDirectory() throws {
+        let quick = try SimrunProcess.run(["bench", "--quick", "--only", "kernel"], timeout: 300)
+        #expect(quick.status == 0, "\(quick.stderr)")
+        let process = Process()
+        process.executableURL = SimrunProcess.executable
+        process.arguments = ["bench", "--quick", "--only", "kernel"]
+        process.environment = ["TMPDIR": "/proc/simrun-nowhere"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 73, "\(message)")
+        #expect(message.contains("cannot create a directory under /proc/simrun-nowhere"), "\(message)")
+    }
+}

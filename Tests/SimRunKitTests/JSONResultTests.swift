@@ -1,0 +1,152 @@
+import Foundation
+import SimCore
+import SimEngine
+import SimRunKit
+import SimScenarios
+import SimTestSupport
+import Testing
+
+/// `--json`: one object on stdout, schema simrun.result/1, for run, fuzz, replay, shrink and explain;
+/// `--quiet`: the verdict line only.
+@Suite struct JSONResultTests {
+    /// Runs in-process and returns the exit status and what went to stdout, line by line.
+    static func stdout(_ arguments: [String]) -> (Int32, [String]) {
+        let console = Console(capturing: true)
+        let status = SimRun.run(arguments: arguments, scenarios: BuiltinScenarios.all, console: console)
+        return (status, console.capturedLines.filter { !$0.hasPrefix("err: ") })
+    }
+
+    /// The one JSON object a command printed, checked against the fields every document has.
+    static func document(_ arguments: [String], command: String) throws -> (Int32, [String: Any]) {
+        let (status, lines) = stdout(arguments + ["--json"])
+        #expect(lines.count == 1, "one line on stdout: \(lines)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        #expect(object["schema"] as? String == "simrun.result/1")
+        #expect(object["command"] as? String == command)
+        #expect((object["exitCode"] as? NSNumber)?.int32Value == status)
+        #expect(object["verdict"] is String)
+        return (status, object)
+    }
+
+    @Test func fuzzRunAndReplayPrintOneParsableDocument() throws {
+        let directory = try makeTemporaryDirectory("json")
+        let out = directory.appendingPathComponent("out").path
+        let (fuzzStatus, fuzz) = try Self.document(
+            ["fuzz", "lost-input-navigation", "--out", out, "--jobs", "1"], command: "fuzz")
+        #expect(fuzzStatus == 1)
+        #expect(fuzz["verdict"] as? String == "fail")
+        #expect(fuzz["scenario"] as? String == "lost-input-navigation")
+        #expect(fuzz["variant"] as? String == "buggy")
+        #expect(fuzz["strategy"] as? String == "pct:depth=3")
+        let seed = LostInputFixture.seed
+        #expect((fuzz["schedules"] as? NSNumber)?.uint64Value == seed + 1, "seeds 0 to the first failing one, one job")
+        #expect(fuzz["rate"] is NSNumber && fuzz["seconds"] is NSNumber)
+        let findings = try #require(fuzz["findings"] as? [[String: Any]])
+        #expect(findings.count == 1)
+        let finding = try #require(findings.first)
+        #expect((finding["signature"] as? String)?.hasPrefix("typed-text-kept") == true)
+        #expect((finding["seed"] as? NSNumber)?.uint64Value == seed)
+        let trace = try #require(finding["trace"] as? String)
+        #expect(FileManager.default.fileExists(atPath: trace))
+        let sometimes = try #require(fuzz["sometimes"] as? [[String: Any]])
+        #expect(sometimes.map { $0["goal"] as? String }.contains("navigated"))
+
+        let (runStatus, run) = try Self.document(
+            LostInputFixture.run + ["--out", out + "/run.simtrace"],
+            command: "run")
+        #expect(runStatus == 1 && run["verdict"] as? String == "fail")
+        #expect((run["seed"] as? NSNumber)?.uint64Value == seed)
+        #expect(run["trace"] as? String == out + "/run.simtrace")
+        #expect(
+            ((run["findings"] as? [[String: Any]])?.first?["signature"] as? String)?.hasPrefix("typed-text-kept")
+                == true)
+        #expect((run["sometimes"] as? [[String: Any]])?.isEmpty == false)
+
+        let (replayStatus, replay) = try Self.document(["replay", trace], command: "replay")
+        #expect(replayStatus == 0 && replay["verdict"] as? String == "identical")
+        #expect((replay["seed"] as? NSNumber)?.uint64Value == seed)
+        let (fixedStatus, fixed) = try Self.document(["replay", trace, "--variant", "fixed"], command: "replay")
+        #expect(fixedStatus == 0 && fixed["verdict"] as? String == "pass" && fixed["variant"] as? String == "fixed")
+
+        let (_, shrink) = try Self.document(
+            ["shrink", trace, "-o", out + "/shrunk.simtrace"], command: "shrink")
+        #expect(shrink["verdict"] as? String == "shrunk" && shrink["trace"] as? String == out + "/shrunk.simtrace")
+        let (_, explain) = try Self.document(["explain", trace, "--runs", "20"], command: "explain")
+        #expect(explain["verdict"] as? String == "explained" && (explain["decisive"] as? NSNumber)?.intValue == 2)
+    }
+
+    @Test func aCrashIsAFindingWithItsTraceInTheFuzzDocument() throws {
+        let directory = try makeTemporaryDirectory("json-crash")
+        let output = try SimrunProcess.run(
+            [
+                "fuzz", "unruly-counter", "--variant", "crashing", "--seeds", "1..<60", "--jobs", "1", "--no-show",
+                "--out", "out", "--json",
+            ], in: directory)
+        #expect(output.status == 1, "\(output.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        let crash = try #require(findings.first { ($0["oracle"] as? String) == "crashed" }, "\(findings)")
+        #expect((crash["signature"] as? String)?.hasPrefix("crashed: Precondition failed: stale write") == true)
+        let trace = try #require(crash["trace"] as? String)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(trace).path))
+    }
+
+    @Test func aFailureWithJSONIsStillOneDocumentWithTheCode() throws {
+        let (status, document) = try Self.document(["replay", "/nonexistent/x.simtrace"], command: "replay")
+        #expect(status == 66)
+        #expect(document["verdict"] as? String == "error")
+        #expect((document["error"] as? String)?.contains("/nonexistent/x.simtrace") == true)
+    }
+
+    @Test func quietPrintsOnlyTheVerdictLine() throws {
+        let directory = try makeTemporaryDirectory("quiet")
+        let out = directory.appendingPathComponent("out").path
+        let (status, lines) = Self.stdout(["fuzz", "lost-input-navigation", "--quiet", "--out", out])
+        #expect(status == 1)
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasPrefix("fuzz lost-input-navigation/buggy: FAIL — 1 distinct failure") == true)
+        let (runStatus, run) = Self.stdout(["run", "counter-race", "--variant", "fixed", "-q"])
+        #expect(runStatus == 0 && run.count == 1 && run.first?.contains(": pass — ") == true, "\(run)")
+    }
+
+    /// Any report of a campaign encodes the same way (a shard's result file will be one).
+    struct ShardReport: CampaignReport {
+        var schedules = 40
+        var failures = 3
+        var seconds = 0.5
+        var exhausted = false
+        var coverage: [(goal: String, runs: Int)] = [("navigated", 40)]
+        var distinctFailures = [
+            CampaignFinding(verdict: .fail(oracle: "kept", message: "lost 2 of 3"), seed: 7, occurrences: 3)
+        ]
+    }
+
+    @Test func anyCampaignReportEncodesAsTheFuzzDocumentDoes() throws {
+        let crash = CampaignFinding(verdict: .crashed("trap"), seed: 9, occurrences: 1)
+        let members = CampaignJSON.members(of: ShardReport(), also: [crash], exhaustive: true) { finding in
+            [.init("trace", .string("t-\(finding.seed).simtrace"))]
+        }
+        let text = JSONValue.object(members).text
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(object["schedules"] as? NSNumber == 40 && object["rate"] as? NSNumber == 80)
+        #expect(object["distinct"] as? NSNumber == 2 && object["exhausted"] as? Bool == false)
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        #expect(findings.map { $0["signature"] as? String } == ["kept: lost # of #", "crashed: trap"])
+        #expect(findings.map { $0["trace"] as? String } == ["t-7.simtrace", "t-9.simtrace"])
+        #expect((object["sometimes"] as? [[String: Any]])?.first?["runs"] as? NSNumber == 40)
+    }
+
+    @Test func jsonValuesAreSpelledStably() {
+        let value = JSONValue.object([
+            "text": .string("a \"quoted\"\nline"), "n": .int(-3), "u": .unsigned(UInt64.max),
+            "x": .number(2.50, decimals: 3), "tiny": .number(0.0004, decimals: 3), "none": .null,
+            "list": .array([.bool(true), .number(.nan, decimals: 2)]),
+        ])
+        #expect(
+            value.text
+                == #"{"text":"a \"quoted\"\nline","n":-3,"u":18446744073709551615,"x":2.5,"tiny":0,"none":null,"list":[true,0]}"#
+        )
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SimCore
+import SimEngine
+import SimRunKit
+import SimScenarios
+import SimTestSupport
+import Testing
+
+/// Malformed and out-of-range values are usage errors (64) whose message names the flag and the
+/// accepted form; nothing is silently clamped or ignored.
+@Suite struct StrictParsingTests {
+    @Test(arguments: [
+        (["fuzz", "counter-race", "--time", "-1"], "--time <seconds>"),
+        (["fuzz", "counter-race", "--time", "soon"], "--time <seconds>"),
+        (["fuzz", "counter-race", "--jobs", "-1"], "--jobs <jobs>': expected a whole number from 1 to 256"),
+        (["fuzz", "counter-race", "--jobs", "0"], "--jobs <jobs>': expected a whole number from 1 to 256"),
+        (["run", "counter-race", "--seed", "-1"], "--seed <seed>': expected a whole number from 0"),
+        (["fuzz", "counter-race", "--seeds", "9..<3"], "--seeds <A..<B>'"),
+        (["fuzz", "counter-race", "--seeds", "0"], "--seeds <A..<B>'"),
+        (["fuzz", "counter-race", "--shard", "5/4"], "--shard <K/N>'"),
+        (["fuzz", "counter-race", "--strategy", "pct:depth=0"], "pct:depth must be a whole number from 1 to 1000"),
+        (["fuzz", "counter-race", "--strategy", "random:foo=1"], "random takes no parameters"),
+        (["fuzz", "counter-race", "--strategy", "pct:bound=2"], "pct takes only depth=N"),
+        (["fuzz", "counter-race", "--strategy", "delay:bound=x"], "delay:bound must be a whole number"),
+        (["run", "counter-race", "--strategy", "replay"], "replay follows a recorded trace"),
+        (["run", "counter-race", "--strategy", "bfs"], "unknown strategy 'bfs'"),
+        (["explain", "t.simtrace", "--runs", "-5"], "--runs <runs>': expected a whole number from 1 to 1000000"),
+        (["show", "t.simtrace", "--limit", "-1"], "--limit <limit>'"),
+        (["fuzz", "counter-race", "--json", "--quiet"], "give either --json or --quiet"),
+    ])
+    func badValuesAreUsageErrorsNamingTheFlag(arguments: [String], message: String) {
+        let (status, output) = simrun(arguments)
+        #expect(status == 64, "\(arguments): \(output)")
+        #expect(output.contains(message), "\(arguments): \(output)")
+    }
+
+    @Test func aFromTraceOfAnotherScenarioIsAUsageError() throws {
+        let directory = try makeTemporaryDirectory("from-mismatch")
+        let trace = directory.appendingPathComponent("lost.simtrace").path
+        LostInputFixture.record(to: trace)
+        let (status, output) = simrun(["fuzz", "counter-race", "--from", trace, "--out", directory.path])
+        #expect(status == 64, "\(output)")
+        #expect(output.contains("--from \(trace): the trace is of scenario lost-input-navigation, not counter-race"))
+        // Naming the trace's own scenario is fine.
+        let same = simrun(["fuzz", "lost-input-navigation", "--from", trace, "--seeds", "3", "--out", directory.path])
+        #expect(same.0 != 64, "\(same.1)")
+    }
+
+    @Test func strategySpecParsingIsStrictAndRoundTripsEveryDescription() {
+        for kind in StrategySpec.Kind.allCases {
+            let spec = StrategySpec(kind: kind)
+            guard case .success(let parsed) = StrategySpec.parse(spec.description) else {
+                Issue.record("\(spec.description) does not parse")
+                continue
+            }
+            #expect(parsed.description == spec.description)
+        }
+        #expect(StrategySpec(parsing: "pct:depth=1000")?.parameter == 1000)
+        #expect(StrategySpec(parsing: "pct:depth=1001") == nil)
+        #expect(StrategySpec(parsing: "PCT:depth=2")?.kind == .pct)
+        #expect(StrategySpec(parsing: "dfs:preemptions=0")?.parameter == 0)
+        #expect(StrategySpec(parsing: "pct:depth=2=3") == nil)
+        #expect(StrategySpec(parsing: "pct:") == nil)
+        guard case .failure(let error) = StrategySpec.parse("delay:depth=1") else {
+            Issue.record("delay:depth=1 parsed")
+            return
+        }
+        #expect(error.description == "delay takes only bound=N (got 'depth=1')")
+        #expect(StrategySpec.parameter(of: .pct)?.range == 1...1_000)
+        #expect(StrategySpec.parameter(of: .random) == nil)
+    }
+}
