@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The process layer (SimEngine/Isolation), on Linux and macOS alike: children run to the end
         // through swift-subprocess (without its Foundation trait), descriptors and Errno messages
         // through swift-system.
@@ -26,10 +27,13 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
-        .target(name: "SimCore"),
+        // HeapModule is SimCore's one package dependency: the timer queue (measured: BENCHMARKS.md).
+        .target(name: "SimCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
         .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
+        // SCTBench's programs ported to the kernel (`simrun list --group sctbench`), apart from the app scenarios.
+        .target(name: "SimBenchmarks", dependencies: ["SimCore"]),
         // The library behind the command line: campaigns, replay, shrink, explain, recording, child
         // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
         .target(
@@ -43,7 +47,7 @@ let package = Package(
         .target(
             name: "SimRunKit",
             dependencies: [
-                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "CZstd",
+                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,13 +64,18 @@ let package = Package(
             dependencies: ["SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
+            name: "SimBenchmarksTests",
+            dependencies: ["SimBenchmarks", "SimCore", "SimTestSupport"]
+        ),
+        .testTarget(
             name: "SimEngineTests",
             dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimCore", "SimTestSupport", "simrun",
+                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
+                "simrun",
                 "simrun-example",
             ]
         ),

@@ -8,11 +8,21 @@ import Testing
 /// `simrun bench --quick` runs and reports every figure; no timing is checked (timings belong to the
 /// benchmark, never to tests).
 @Suite struct BenchSmokeTests {
-    static let keys = [
-        "kernel_jobs_per_second", "async_jobs_per_second", "record_events_per_second", "corpus_bytes_per_event",
-        "corpus_file_bytes_per_event", "replay_events_per_second", "decode_events_per_second",
-        "fuzz_schedules_per_second", "until_bug_pct", "until_bug_random", "record_peak_memory",
-    ]
+    /// Every figure, with one scaling row per point of the `--jobs` curve past 1 (this machine's cores).
+    static let keys =
+        [
+            "kernel_jobs_per_second", "timer_jobs_per_second", "async_jobs_per_second", "record_events_per_second",
+            "corpus_bytes_per_event", "corpus_file_bytes_per_event", "replay_events_per_second", "decode_events_per_second",
+            "fuzz_schedules_per_second",
+        ] + Benchmark.jobsCurve(upTo: Benchmark.processorCount).dropFirst().map { "fuzz_scaling_jobs_\($0)" }
+        + ["until_bug_pct", "until_bug_random", "record_peak_memory"]
+
+    @Test func theJobsCurveDoublesUpToTheCores() {
+        #expect(Benchmark.jobsCurve(upTo: 1) == [1, 2])
+        #expect(Benchmark.jobsCurve(upTo: 2) == [1, 2])
+        #expect(Benchmark.jobsCurve(upTo: 6) == [1, 2, 4, 6])
+        #expect(Benchmark.jobsCurve(upTo: 16) == [1, 2, 4, 8, 16])
+    }
 
     @Test func quickBenchReportsEveryFigureAsJSON() throws {
         let output = try SimrunProcess.run(["bench", "--quick", "--json"], timeout: 300)

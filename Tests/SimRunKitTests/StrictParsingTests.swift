@@ -17,7 +17,7 @@ import Testing
         (["run", "counter-race", "--seed", "-1"], "--seed <seed>': expected a whole number from 0"),
         (["fuzz", "counter-race", "--seeds", "9..<3"], "--seeds <A..<B>'"),
         (["fuzz", "counter-race", "--seeds", "0"], "--seeds <A..<B>'"),
-        (["fuzz", "counter-race", "--shard", "5/4"], "--shard <K/N>'"),
+        (["fuzz", "counter-race", "--shard", "5/4"], "--shard <K/N|auto>'"),
         (["fuzz", "counter-race", "--strategy", "pct:depth=0"], "pct:depth must be a whole number from 1 to 1000"),
         (["fuzz", "counter-race", "--strategy", "random:foo=1"], "random takes no parameters"),
         (["fuzz", "counter-race", "--strategy", "pct:bound=2"], "pct takes only depth=N"),

@@ -23,21 +23,31 @@ public struct SimrunProcess {
 
     /// Runs `simrun` with `arguments` in `directory` (by default a fresh temporary one, removed when the
     /// process has ended, so nothing is written into the package or left behind), with a time limit so
-    /// that a hang fails the test.
-    public static func run(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120) throws
-        -> Output
-    {
-        try run(executable: executable, arguments, in: directory, timeout: timeout)
+    /// that a hang fails the test. `environment`, when given, is added to this process's environment
+    /// with every batch engine's shard variable removed (`SLURM_*`, `JOB_COMPLETION_INDEX`,
+    /// `SIMRUN_SHARD*`), so a test of `--shard auto` sees only what it sets.
+    public static func run(
+        _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120,
+        environment: [String: String]? = nil
+    ) throws -> Output {
+        try run(executable: executable, arguments, in: directory, timeout: timeout, environment: environment)
     }
 
     public static func run(
-        executable: URL, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120
+        executable: URL, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120,
+        environment: [String: String]? = nil
     )
         throws -> Output
     {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment {
+            let inherited = ProcessInfo.processInfo.environment.filter { name, _ in
+                !name.hasPrefix("SLURM_") && !name.hasPrefix("SIMRUN_SHARD") && name != "JOB_COMPLETION_INDEX"
+            }
+            process.environment = inherited.merging(environment) { $1 }
+        }
         let scratch = directory == nil ? try makeTemporaryDirectory("simrun-cwd") : nil
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
         process.currentDirectoryURL = directory ?? scratch

@@ -12,6 +12,8 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
     case pending(String)
     /// The model trapped (a failed precondition); recorded up to the trap.
     case crashed(String)
+    /// Every lane with work left is blocked (parked on a lock, a condition, a join): nothing can run.
+    case deadlock(String)
 
     public var isFailure: Bool { self != .pass }
 
@@ -24,6 +26,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         case .timeLimit: 3
         case .pending: 4
         case .crashed: 5
+        case .deadlock: 6
         }
     }
 
@@ -36,6 +39,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         case .timeLimit: "time-limit"
         case .pending: "pending-work"
         case .crashed: "crashed"
+        case .deadlock: "deadlock"
         }
     }
 
@@ -47,6 +51,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         case .timeLimit(let t): "no progress: virtual time limit of \(t) ns reached"
         case .pending(let m): m
         case .crashed(let m): m
+        case .deadlock(let m): m
         }
     }
 
@@ -59,6 +64,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         case 3: self = .timeLimit(Int64(Verdict.leadingNumber(in: message)))
         case 4: self = .pending(message)
         case 5: self = .crashed(message)
+        case 6: self = .deadlock(message)
         default: return nil
         }
     }

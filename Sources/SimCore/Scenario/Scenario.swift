@@ -5,6 +5,8 @@ public struct Scenario: Sendable {
     public var summary: String
     public var variants: [Variant]
     public var limits: RunLimits
+    /// The group `simrun list --group` shows it under (nil: the app scenarios, listed by default).
+    public var group: String?
     /// What the scenario needs from the concurrency runtime (`Scenario.async` sets it).
     public internal(set) var concurrency: Concurrency = .kernel
     /// Builds one run: models, first jobs, oracles.
@@ -20,7 +22,7 @@ public struct Scenario: Sendable {
     }
 
     public init(
-        name: String, summary: String, variants: [Variant], limits: RunLimits = .standard,
+        name: String, summary: String, variants: [Variant], limits: RunLimits = .standard, group: String? = nil,
         setUp: @escaping @Sendable (_ simulation: Simulation, _ variant: String) -> Void
     ) {
         precondition(!variants.isEmpty, "a scenario needs at least one variant")
@@ -28,6 +30,7 @@ public struct Scenario: Sendable {
         self.summary = summary
         self.variants = variants
         self.limits = limits
+        self.group = group
         self.setUp = setUp
     }
 

@@ -42,22 +42,31 @@ struct JobBody {
 /// copied and replaced. Bodies and metadata live in separate rings so that looking at the head job
 /// copies plain values and never retains a closure. Bodies are stored wrapped in `JobBody`: a bare
 /// `() -> Void` element of a generic buffer is reabstracted through an allocated thunk on the way
-/// in and out (a malloc/free per job). `destroy()` frees it (the owning table calls it).
-@usableFromInline
-struct JobQueue {
-    @usableFromInline var meta: UnsafeMutablePointer<JobMeta>
-    @usableFromInline var bodies: UnsafeMutablePointer<JobBody>
-    @usableFromInline var capacity = 4
-    @usableFromInline var head = 0
-    @usableFromInline var count = 0
+/// in and out (a malloc/free per job).
+///
+/// Noncopyable, so the rings have exactly one owner and are freed by `deinit` when it goes: no copy
+/// can outlive them or free them twice.
+///
+/// Nothing here is `@usableFromInline`: a noncopyable type's `deinit` cannot be inlined into
+/// fragile code (the optimizer crashed on it), and no other module needs these types.
+///
+/// Invariants (asserted in debug builds): `capacity` is a power of two at least 4,
+/// `0 <= head < capacity`, `0 <= count <= capacity`; the `count` slots from `head` (wrapping) hold
+/// initialized bodies, the others none.
+struct JobQueue: ~Copyable {
+    var meta: UnsafeMutablePointer<JobMeta>
+    var bodies: UnsafeMutablePointer<JobBody>
+    var capacity = 4
+    var head = 0
+    var count = 0
 
-    @usableFromInline init() {
+    init() {
         meta = .allocate(capacity: 4)
         bodies = .allocate(capacity: 4)
     }
 
     /// Releases the waiting bodies and the rings.
-    func destroy() {
+    deinit {
         var index = head
         for _ in 0..<count {
             (bodies + index).deinitialize(count: 1)
@@ -68,8 +77,12 @@ struct JobQueue {
     }
 
     @inline(__always) var isEmpty: Bool { count == 0 }
+
     /// The head job's metadata; only valid when not empty.
-    @inline(__always) var firstMeta: JobMeta { meta[head] }
+    @inline(__always) var firstMeta: JobMeta {
+        assert(count > 0, "JobQueue: firstMeta of an empty lane")
+        return meta[head]
+    }
 
     @inline(__always)
     mutating func append(_ body: __owned @escaping () -> Void, _ m: JobMeta) {
@@ -79,6 +92,7 @@ struct JobQueue {
         meta[tail] = m
         (bodies + tail).initialize(to: JobBody(run: body))
         count += 1
+        assertInvariants()
     }
 
     /// Takes the head job's body out (its metadata is `firstMeta`, read before).
@@ -88,12 +102,13 @@ struct JobQueue {
         let body = (bodies + head).move().run
         head = head + 1 == capacity ? 0 : head + 1
         count -= 1
+        assertInvariants()
         return body
     }
 
     /// Doubles the rings, unrolling them so the head is at 0.
-    @usableFromInline
     mutating func grow() {
+        assert(count == capacity, "JobQueue: grows only when full")
         let grown = capacity * 2
         let grownMeta = UnsafeMutablePointer<JobMeta>.allocate(capacity: grown)
         let grownBodies = UnsafeMutablePointer<JobBody>.allocate(capacity: grown)
@@ -110,25 +125,38 @@ struct JobQueue {
         bodies = grownBodies
         capacity = grown
         head = 0
+        assertInvariants()
+    }
+
+    /// Debug builds: the ring's indices are in range (a broken one reads or frees the wrong slot).
+    @inline(__always)
+    func assertInvariants() {
+        assert(
+            capacity >= 4 && capacity & (capacity - 1) == 0 && head >= 0 && head < capacity && count >= 0
+                && count <= capacity,
+            "JobQueue invariant broken: head \(head), count \(count), capacity \(capacity)")
     }
 }
 
 /// Counts the jobs posted per label on one lane, for their ordinals. Lanes carry few labels, so a
-/// short inline list beats hashing; many labels spill into a dictionary.
-@usableFromInline
-struct OrdinalCounter {
-    @usableFromInline var labels: UnsafeMutablePointer<Symbol>
-    @usableFromInline var counts: UnsafeMutablePointer<UInt32>
-    @usableFromInline var listed = 0
-    @usableFromInline var spill: [Symbol: UInt32] = [:]
-    @usableFromInline static let listLimit = 16
+/// short inline list beats hashing; many labels spill into a dictionary. Noncopyable: the list is
+/// freed by `deinit`.
+///
+/// Invariants (asserted in debug builds): `0 <= listed <= listLimit`, nothing spills before the
+/// list is full, and an ordinal never wraps around (two jobs would share an identity).
+struct OrdinalCounter: ~Copyable {
+    var labels: UnsafeMutablePointer<Symbol>
+    var counts: UnsafeMutablePointer<UInt32>
+    var listed = 0
+    var spill: [Symbol: UInt32] = [:]
+    static let listLimit = 16
 
-    @usableFromInline init() {
+    init() {
         labels = .allocate(capacity: Self.listLimit)
         counts = .allocate(capacity: Self.listLimit)
     }
 
-    func destroy() {
+    deinit {
         labels.deallocate()
         counts.deallocate()
     }
@@ -136,11 +164,15 @@ struct OrdinalCounter {
     /// The ordinal of the next job with `label` (1 for the first).
     @inline(__always)
     mutating func next(_ label: Symbol) -> UInt32 {
+        assert(listed >= 0 && listed <= Self.listLimit, "OrdinalCounter invariant broken: \(listed) labels listed")
         for index in 0..<listed where labels[index] == label {
+            // A wrapped ordinal would give two jobs the same identity.
+            assert(counts[index] < .max, "OrdinalCounter: ordinal overflow for a label")
             counts[index] &+= 1
             return counts[index]
         }
         if listed < Self.listLimit {
+            assert(spill.isEmpty, "OrdinalCounter invariant broken: labels spilled before the list is full")
             labels[listed] = label
             counts[listed] = 1
             listed += 1
@@ -153,24 +185,41 @@ struct OrdinalCounter {
 }
 
 /// The lanes of a simulation in one manually managed buffer, so that a lane's queue and counters
-/// are mutated in place (no copy-on-write check, no retain per access).
-@usableFromInline
-struct LaneTable {
-    @usableFromInline var base: UnsafeMutablePointer<LaneState> = .allocate(capacity: 8)
-    @usableFromInline var count = 0
-    @usableFromInline var capacity = 8
+/// are mutated in place (no copy-on-write check, no retain per access). Noncopyable: the lanes are
+/// destroyed (their queues and counters with them) and the buffer freed by `deinit`.
+///
+/// Invariants (asserted in debug builds): `0 <= count <= capacity`; slots `0..<count` are
+/// initialized; an index is in `0..<count` (a lane index out of range reads another lane or freed
+/// memory).
+struct LaneTable: ~Copyable {
+    var base: UnsafeMutablePointer<LaneState> = .allocate(capacity: 8)
+    var count = 0
+    var capacity = 8
 
-    @usableFromInline init() {}
+    init() {}
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
 
     var indices: Range<Int> { 0..<count }
 
-    @inlinable
+    // Not @inlinable: assigning through it destroys a lane, and `deinit` is not inlinable.
+    @inline(__always)
     subscript(index: Int) -> LaneState {
-        unsafeAddress { UnsafePointer(base + index) }
-        nonmutating unsafeMutableAddress { base + index }
+        unsafeAddress {
+            assert(index >= 0 && index < count, "LaneTable: lane index \(index) out of 0..<\(count)")
+            return UnsafePointer(base + index)
+        }
+        nonmutating unsafeMutableAddress {
+            assert(index >= 0 && index < count, "LaneTable: lane index \(index) out of 0..<\(count)")
+            return base + index
+        }
     }
 
-    mutating func append(_ lane: LaneState) {
+    mutating func append(_ lane: consuming LaneState) {
+        assert(count <= capacity, "LaneTable invariant broken: \(count) lanes in \(capacity) slots")
         if count == capacity {
             let grown = UnsafeMutablePointer<LaneState>.allocate(capacity: capacity * 2)
             grown.moveInitialize(from: base, count: count)
@@ -180,15 +229,5 @@ struct LaneTable {
         }
         (base + count).initialize(to: lane)
         count += 1
-    }
-
-    /// Frees every lane's storage and the table.
-    func destroy() {
-        for index in 0..<count {
-            base[index].queue.destroy()
-            base[index].ordinals.destroy()
-        }
-        base.deinitialize(count: count)
-        base.deallocate()
     }
 }

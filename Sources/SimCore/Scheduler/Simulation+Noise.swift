@@ -21,7 +21,7 @@ extension Simulation {
         }
         if due.contains(where: { !excluded.contains($0.lane) }) { return (true, nil) }
         var next: Int64?
-        for timer in timers.heap where !excluded.contains(timer.lane) && !cancelledTimers.contains(timer.id) {
+        for timer in timers.heap.unordered where !excluded.contains(timer.lane) && !cancelledTimers.contains(timer.id) {
             next = Swift.min(next ?? timer.deadline, timer.deadline)
         }
         return (false, next)

@@ -2,12 +2,13 @@ extension Simulation {
     /// Runs until quiet, a failure or a limit, then checks the end-of-run oracles.
     public func run() -> RunResult {
         precondition(!finished, "a simulation runs once")
+        confinement.check("run")
         var verdict: Verdict? = reportedFailure
         while verdict == nil {
             let count = collectCandidates()
             if count == 0 {
                 if advanceToNextDeadline() { continue }
-                verdict = reportedFailure
+                verdict = reportedFailure ?? deadlockVerdict()
                 break
             }
             if steps >= limits.maxSteps {
@@ -59,7 +60,9 @@ extension Simulation {
     func rebuildLaneCandidates() {
         var found = 0
         for index in lanes.indices {
-            guard !lanes[index].queue.isEmpty, lanes[index].blockers.isEmpty || !isBlocked(index) else { continue }
+            guard !lanes[index].queue.isEmpty,
+                (lanes[index].blockers.isEmpty && lanes[index].parkedReason == nil) || !isBlocked(index)
+            else { continue }
             let head = lanes[index].queue.firstMeta
             reserveReady(found + 1)
             ready[found] = Candidate(
@@ -123,6 +126,7 @@ extension Simulation {
     }
 
     private func isBlocked(_ laneIndex: Int) -> Bool {
+        if lanes[laneIndex].parkedReason != nil { return true }
         for blocker in lanes[laneIndex].blockers where !lanes[Int(blocker)].queue.isEmpty { return true }
         return false
     }
@@ -182,6 +186,7 @@ extension Simulation {
             laneLostHead(at: index, lane: lane)
         }
         currentLaneIndex = candidate.laneIndex
+        currentJobLabel = label
         currentJobEvent = emitPick(
             lane: candidate.lane, label: label, ordinal: ordinal, isTimer: candidate.isTimer, cause: cause)
         body()

@@ -10,6 +10,8 @@ extension Simulation {
     public func schedule(
         at deadline: Int64, on lane: LaneID? = nil, _ label: String, _ body: @escaping () -> Void
     ) -> TimerHandle {
+        confinement.check("schedule")
+        if let lane { checkLane(lane) }
         let laneID = lane ?? currentLane ?? self.lane("timer")
         let labelSymbol = symbols.intern(label)
         let ordinal = nextOrdinal(lane: laneID.index, label: labelSymbol)
@@ -32,6 +34,7 @@ extension Simulation {
 
     /// Cancels a timer that has not fired; cancelling a fired or cancelled timer does nothing.
     public func cancel(_ timer: TimerHandle) {
+        confinement.check("cancel")
         if let slot = due.firstIndex(where: { $0.id == timer.id }) {
             due.remove(at: slot)
         } else {
@@ -44,7 +47,7 @@ extension Simulation {
 
     /// Moves the clock to the next deadline and makes every timer due then ready. False when none is left.
     func advanceToNextDeadline() -> Bool {
-        while let first = timers.heap.first, cancelledTimers.contains(first.id) {
+        while let first = timers.first, cancelledTimers.contains(first.id) {
             cancelledTimers.remove(first.id)
             _ = timers.popFirst()
         }
@@ -55,7 +58,7 @@ extension Simulation {
         }
         let from = now
         now = deadline
-        while let first = timers.heap.first, first.deadline == deadline {
+        while let first = timers.first, first.deadline == deadline {
             let timer = timers.popFirst()!
             if cancelledTimers.remove(timer.id) == nil { due.append(timer) }
         }

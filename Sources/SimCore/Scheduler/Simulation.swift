@@ -41,7 +41,11 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var readyDirty = true
     /// Some lane has a rule (`rule(_:drainsBefore:)`): readiness then depends on other lanes.
     @exclusivity(unchecked) var hasRules = false
+    /// Lanes parked now (see `park(_:reason:)`).
+    @exclusivity(unchecked) var parkedLaneCount = 0
     let fastPick: FastPick
+    /// Debug builds: the thread this simulation was created on (every entry point checks it).
+    let confinement = ThreadConfinement()
     /// The strategy when it is a `RandomStrategy` (kept alive by `strategy`).
     unowned(unsafe) let fastRandom: RandomStrategy?
     /// The lane of the job running now, or -1 between jobs.
@@ -49,6 +53,10 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var previousLaneIndex: Int32 = -1
     /// The `sched.pick` event of the job running now (default cause of what it records).
     @exclusivity(unchecked) public internal(set) var currentJobEvent: EventID = 0
+    /// The label of the job running now (the site of its shared-cell accesses).
+    @exclusivity(unchecked) var currentJobLabel: Symbol = .empty
+    /// The strategy, when it watches reads-from pairs (see `SharedCell`).
+    let readsFromObserver: (any ReadsFromObserver)?
     @exclusivity(unchecked) var reportedFailure: Verdict?
     @exclusivity(unchecked) var oracles = OracleSet()
     @exclusivity(unchecked) var liveTasks: [Int: String] = [:]
@@ -64,6 +72,9 @@ public final class Simulation: @unchecked Sendable {
     let keyTimer: Symbol
     let keyMessage: Symbol
     let keyTo: Symbol
+    /// The symbols shared cells record with, interned by the first cell (so that runs without cells
+    /// keep their string tables as they were).
+    @exclusivity(unchecked) var sharedSymbols: SharedSymbols?
     let pickKindHash: UInt64
     let ordinalKeyHash: UInt64
     let timerKeyHash: UInt64
@@ -87,6 +98,7 @@ public final class Simulation: @unchecked Sendable {
         keyTimer = symbols.intern("timer")
         keyMessage = symbols.intern("message")
         keyTo = symbols.intern("to")
+        readsFromObserver = strategy as? any ReadsFromObserver
         pickKindHash = symbols.contentHash(kindPick)
         ordinalKeyHash = symbols.contentHash(keyOrdinal)
         timerKeyHash = symbols.contentHash(keyTimer)
@@ -103,7 +115,6 @@ public final class Simulation: @unchecked Sendable {
 
     deinit {
         ready.deallocate()
-        lanes.destroy()
     }
 
     /// Interns a string for this run (kinds, subjects, labels, field keys).
@@ -124,6 +135,8 @@ public final class Simulation: @unchecked Sendable {
     /// A lane rule: `lane` may not run while `first` has jobs (e.g. microtasks drain before `main`).
     public func rule(_ first: LaneID, drainsBefore lane: LaneID) {
         precondition(first != lane, "a lane cannot drain before itself")
+        checkLane(first)
+        checkLane(lane)
         if !lanes[Int(lane.index)].blockers.contains(first.index) {
             lanes[Int(lane.index)].blockers.append(first.index)
         }
@@ -137,7 +150,19 @@ public final class Simulation: @unchecked Sendable {
     }
 
     /// Jobs waiting on a lane.
-    public func pendingJobs(on lane: LaneID) -> Int { lanes[Int(lane.index)].queue.count }
+    public func pendingJobs(on lane: LaneID) -> Int {
+        checkLane(lane)
+        return lanes[Int(lane.index)].queue.count
+    }
+
+    /// Traps unless `lane` is one of this simulation's lanes: an index from another simulation would
+    /// read past the lane table (one compare, so it is checked in release builds too).
+    @inline(__always)
+    func checkLane(_ lane: LaneID) {
+        precondition(
+            UInt32(bitPattern: lane.index) < UInt32(truncatingIfNeeded: lanes.count),
+            "lane index \(lane.index) is not a lane of this simulation")
+    }
 
     // MARK: Posting
 
@@ -148,6 +173,8 @@ public final class Simulation: @unchecked Sendable {
 
     /// Posts a job at the back of `lane`. Its cause is the last event recorded (or `cause`).
     public func post(_ lane: LaneID, _ label: Symbol, cause: EventID? = nil, _ body: __owned @escaping () -> Void) {
+        confinement.check("post")
+        checkLane(lane)
         let ordinal = nextOrdinal(lane: lane.index, label: label)
         nextSeq += 1
         let index = Int(lane.index)
@@ -170,6 +197,7 @@ public final class Simulation: @unchecked Sendable {
     )
         -> EventID
     {
+        confinement.check("emit")
         eventCount += 1
         let lane = currentLaneIndex < 0 ? kernelLane : lanes[Int(currentLaneIndex)].name
         let event = Event(
@@ -202,6 +230,7 @@ public final class Simulation: @unchecked Sendable {
     /// A data choice among `count` options, made by the strategy and recorded (0 is the default).
     public func choose(_ count: Int, _ site: String, kind: DecisionKind = .choose) -> Int {
         precondition(count > 0, "choose needs at least one option")
+        confinement.check("choose")
         if count == 1 { return 0 }
         let label = symbols.intern(site)
         let chosen = strategy.choose(count, kind: kind, site: label)
@@ -231,14 +260,16 @@ public final class Simulation: @unchecked Sendable {
     }
 }
 
-@usableFromInline
-struct LaneState {
-    @usableFromInline let name: Symbol
-    @usableFromInline var queue = JobQueue()
-    @usableFromInline var blockers: [Int32] = []
-    @usableFromInline var ordinals = OrdinalCounter()
+/// A lane's name, queue, rules and ordinal counters; noncopyable because its queue and counters are.
+struct LaneState: ~Copyable {
+    let name: Symbol
+    var queue = JobQueue()
+    var blockers: [Int32] = []
+    var ordinals = OrdinalCounter()
+    /// Why the lane may not run (a lock held by another lane, …), or nil when it may.
+    var parkedReason: (() -> String)?
 
-    @usableFromInline init(name: Symbol) { self.name = name }
+    init(name: Symbol) { self.name = name }
 }
 
 /// A field value written with literals in model code; strings are interned when recorded.

@@ -7,9 +7,13 @@ public final class PCTStrategy: Strategy {
     public let depth: Int
     @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
     @exclusivity(unchecked) private var buggify = BuggifyPolicy()
-    @exclusivity(unchecked) private var priorities: [Symbol: Int] = [:]
-    private var changePoints: [Int] = []
-    private var changesMade = 0
+    // Internal, not private, so that a debug test can break the invariants and see them trap.
+    @exclusivity(unchecked) var priorities: [Symbol: Int] = [:]
+    /// Lanes given an initial priority this run: the low bits of each priority, so that no two tie.
+    @exclusivity(unchecked) private var lanesSeen = 0
+    /// Distinct steps, ascending, at which the running lane is demoted.
+    var changePoints: [Int] = []
+    var changesMade = 0
     private(set) public var estimatedSteps: Int
 
     public init(depth: Int = 3, estimatedSteps: Int = 64) {
@@ -24,14 +28,35 @@ public final class PCTStrategy: Strategy {
         random = SplitMix64(seed: seed)
         buggify.start(&random)
         priorities.removeAll(keepingCapacity: true)
-        changePoints = (0..<(depth - 1)).map { _ in random.below(estimatedSteps) }.sorted()
+        lanesSeen = 0
+        changePoints = drawChangePoints()
         changesMade = 0
+    }
+
+    /// `depth - 1` distinct steps below the estimate (all of them when the estimate is smaller),
+    /// drawn without replacement as Shuttle does: a repeated step would spend two demotions at once
+    /// and explore depth `d - 1` while reporting `d`. A repeat is redrawn, so a draw without repeats
+    /// gives the same points as before.
+    private func drawChangePoints() -> [Int] {
+        let wanted = min(depth - 1, estimatedSteps)
+        var points: [Int] = []
+        points.reserveCapacity(wanted)
+        while points.count < wanted {
+            let point = random.below(estimatedSteps)
+            if !points.contains(point) { points.append(point) }
+        }
+        points.sort()
+        return points
     }
 
     private func priority(of lane: Symbol) -> Int {
         if let known = priorities[lane] { return known }
-        // Initial priorities sit above every change-point priority (0..<depth).
-        let assigned = depth + random.below(1 << 30)
+        // Initial priorities sit above every change-point priority (0..<depth), and are distinct
+        // (Shuttle keeps them so): a random draw in the high bits orders the lanes, the lane's
+        // arrival number in the low 32 bits breaks what would be a tie. A set of the priorities
+        // handed out, to redraw ties, cost 4% of a lost-input run.
+        let assigned = depth + ((random.below(1 << 30) << 32) | (lanesSeen & 0xFFFF_FFFF))
+        lanesSeen += 1
         priorities[lane] = assigned
         return assigned
     }
@@ -42,13 +67,22 @@ public final class PCTStrategy: Strategy {
         for index in ready.indices {
             let candidate = ready[index]
             let p = priority(of: candidate.lane)
+            // Two lanes never share a priority; one lane can be listed twice (its head and a due
+            // timer), and then posting order decides.
+            assert(
+                p != bestPriority || candidate.lane == ready[best].lane,
+                "PCT invariant broken: two lanes share priority \(p)")
             if p > bestPriority || (p == bestPriority && candidate.seq < ready[best].seq) {
                 best = index
                 bestPriority = p
             }
         }
         while changesMade < changePoints.count && changePoints[changesMade] <= ready.step {
-            // Demote the lane about to run, then pick again among the rest.
+            assert(
+                changesMade == 0 || changePoints[changesMade - 1] < changePoints[changesMade],
+                "PCT invariant broken: change points repeat or are unsorted: \(changePoints)")
+            // Demote the lane about to run below every other (to a priority no lane holds), then
+            // pick again among the rest.
             priorities[ready[best].lane] = depth - 2 - changesMade
             changesMade += 1
             return pick(ready)

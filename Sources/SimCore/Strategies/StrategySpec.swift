@@ -2,7 +2,11 @@
 /// `pct:depth=3`, `delay:bound=2`, `dfs:preemptions=2`, `portfolio`.
 public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
-        case fifo, random, pct, delay, dfs, portfolio, replay
+        case fifo, random, pct, delay, dfs, portfolio, replay, pos, surw, coverage
+
+        /// The strategy carries what it learned from one run into the next (`surw`'s event counts,
+        /// `coverage`'s corpus), so a campaign runs it on one thread in seed order.
+        public var learnsAcrossRuns: Bool { self == .surw || self == .coverage }
     }
 
     public var kind: Kind
@@ -31,7 +35,7 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .pct: ("depth", 1...1_000)
         case .delay: ("bound", 0...1_000)
         case .dfs: ("preemptions", 0...1_000)
-        case .fifo, .random, .portfolio, .replay: nil
+        case .fifo, .random, .portfolio, .replay, .pos, .surw, .coverage: nil
         }
     }
 
@@ -75,8 +79,12 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .dfs: DFSStrategy(preemptionBound: parameter ?? 2)
         case .portfolio: PortfolioStrategy(estimatedSteps: estimatedSteps)
         case .replay: ReplayStrategy(tape: tape)
+        case .pos: POSStrategy()
+        case .surw: SURWStrategy()
+        case .coverage: CoverageGuidedStrategy()
         }
     }
 
-    public static let names = "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio"
+    public static let names =
+        "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio, pos, surw, coverage"
 }

@@ -99,7 +99,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
     }
 
     private func runOutcome(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        if plan.strategy.kind == .dfs { return runExhaustive(progress: progress) }
+        if plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns { return runInOrder(progress: progress) }
         let goals = plan.goals()
         let board = ThreadBoard(workers: configuration.jobs, goals: goals.count)
         let start = ContinuousClock.now
@@ -127,9 +127,12 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// `dfs` walks one tree, so it runs on one thread until the space under its bound is exhausted. Its
     /// "seeds" are run numbers, not a seed space, and a run cannot be redone from its seed (the tree
-    /// walk is the strategy's state), so each finding keeps its run's tape as it goes.
-    private func runExhaustive(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        let strategy = DFSStrategy(preemptionBound: plan.strategy.parameter ?? 2)
+    /// walk is the strategy's state), so each finding keeps its run's tape as it goes. `surw` and
+    /// `coverage` carry what they learned from run to run: one strategy object walks the seed space in
+    /// order on one thread (whatever `jobs` is), and a finding keeps its tape for the same reason.
+    private func runInOrder(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
+        let dfs = plan.strategy.kind == .dfs ? DFSStrategy(preemptionBound: plan.strategy.parameter ?? 2) : nil
+        let strategy: any Strategy = dfs ?? plan.makeStrategy()
         let goals = plan.goals()
         var table = FindingsTable<RunResult>()
         let start = ContinuousClock.now
@@ -138,10 +141,11 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         var lastReport = start
         let deadline = configuration.deadline(from: start)
         let maxRuns = configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max
-        while strategy.hasMore && runs < maxRuns {
+        while dfs?.hasMore ?? true, runs < maxRuns {
             if let deadline, ContinuousClock.now >= deadline { break }
             if Interruption.isRequested { break }
-            let seed = UInt64(runs)
+            let next = dfs == nil ? configuration.space.seed(at: UInt64(runs)) : UInt64(runs)
+            guard let seed = next else { break }
             let result = plan.run(seed: seed, strategy: strategy)
             runs += 1
             goalTally.count(result)
@@ -162,7 +166,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         let report = Report(
             schedules: runs, failures: table.failingRuns, findings: findings, goals: goals,
             goalCounts: goalTally.counts(for: goals.count), seconds: (ContinuousClock.now - start).seconds,
-            exhausted: strategy.isExhausted, exhaustedRounds: strategy.exhaustedRounds)
+            exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [])
         return CampaignOutcome(report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
     }
 }

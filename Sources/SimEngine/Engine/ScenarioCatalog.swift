@@ -10,8 +10,8 @@ public struct ScenarioCatalog: Sendable {
 
     public func scenario(named name: String) throws(CommandFailure) -> Scenario {
         if let found = scenarios.first(where: { $0.name == name }) { return found }
-        let names = scenarios.map(\.name).joined(separator: ", ")
-        throw .usage("unknown scenario '\(name)' (known: \(names))")
+        let names = scenarios.filter { $0.group == nil }.map(\.name).joined(separator: ", ")
+        throw .usage("unknown scenario '\(name)' (known: \(names); more with `simrun list --group NAME`)")
     }
 
     /// The variant to run: the requested one, checked, or the scenario's first.

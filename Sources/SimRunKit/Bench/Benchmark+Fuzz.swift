@@ -2,12 +2,21 @@ import SimCore
 import SimEngine
 import SimScenarios
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension Benchmark {
     /// Fuzz schedules/s on lost-input-navigation with two workers against one, through what
     /// `simrun fuzz` runs: worker processes under `FuzzSupervisor` (spawning them included). Only
     /// when this process cannot re-execute itself (the command tree hosted by another program) does
-    /// it fall back to the in-process `Fuzzer`, and the note says so.
-    func fuzzFigure() throws(CommandFailure) -> BenchFigure {
+    /// it fall back to the in-process `Fuzzer`, and the note says so. Then the `--jobs` scaling curve:
+    /// one row per point of `jobsCurve` (1, 2, 4, … up to this machine's cores), each against one job.
+    func fuzzFigures() throws(CommandFailure) -> [BenchFigure] {
         let spec = StrategySpec(kind: .pct)
         let plan = RunPlan(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: spec)
         let seeds = 0..<UInt64(configuration.fuzzSeeds)
@@ -23,24 +32,52 @@ extension Benchmark {
             }
             return outcome.report.schedulesPerSecond
         }
-        var one = 0.0
-        var two = 0.0
+        let cores = Self.processorCount
+        let curve = Self.jobsCurve(upTo: cores)
+        var rates = [Int: Double]()
         for _ in 0..<repetitions {
-            one = max(one, try rate(jobs: 1))
-            two = max(two, try rate(jobs: 2))
+            for jobs in curve { rates[jobs] = max(rates[jobs] ?? 0, try rate(jobs: jobs)) }
         }
-        return BenchFigure(
+        let one = rates[1] ?? 0
+        let two = rates[2] ?? 0
+        let how =
+            "\(seeds.count) seeds, pct, buggy variant, --keep-going (every failure kept), "
+            + (inProcesses
+                ? "worker processes as `simrun fuzz` runs them (spawn included)"
+                : "in-process threads (this program cannot re-execute itself)")
+        let main = BenchFigure(
             key: "fuzz_schedules_per_second", name: "fuzz schedules/s, lost-input-navigation, --jobs 2", value: two,
             unit: "schedules/s", baselineName: "--jobs 1", baseline: one,
             ratioText: "\((two / one).rounded(significant: 3))x", ratio: two / one,
             ratioMeaning: "jobs-2 rate / jobs-1 rate", target: ">= 50k/s, >= 1.8x",
-            met: two >= 50_000 && two / one >= 1.8,
-            note:
-                "\(seeds.count) seeds, pct, buggy variant, --keep-going (every failure kept), "
-                + (inProcesses
-                    ? "worker processes as `simrun fuzz` runs them (spawn included)"
-                    : "in-process threads (this program cannot re-execute itself)"))
+            met: two >= 50_000 && two / one >= 1.8, note: how)
+        let scaling = curve.dropFirst().map { jobs in
+            let speedup = (rates[jobs] ?? 0) / one
+            return BenchFigure(
+                key: "fuzz_scaling_jobs_\(jobs)", name: "fuzz scaling, --jobs \(jobs) of \(cores) cores",
+                value: rates[jobs] ?? 0, unit: "schedules/s", baselineName: "--jobs 1", baseline: one,
+                ratioText:
+                    "\(speedup.rounded(significant: 3))x, \(Int((speedup / Double(jobs) * 100).rounded()))% of linear",
+                ratio: speedup, ratioMeaning: "jobs-N rate / jobs-1 rate", target: "context", met: nil,
+                note: "the --jobs scaling curve up to this machine's \(cores) cores; " + how)
+        }
+        return [main] + scaling
     }
+
+    /// The `--jobs` values the scaling curve measures: 1, 2, 4, 8, … and `cores` itself (at least 1, 2).
+    static func jobsCurve(upTo cores: Int) -> [Int] {
+        var curve = [1]
+        var jobs = 2
+        while jobs < cores {
+            curve.append(jobs)
+            jobs *= 2
+        }
+        curve.append(max(2, cores))
+        return curve
+    }
+
+    /// The processors online (1 when the system will not say).
+    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Schedules until the first lost-input failure for `fifo`, `random` and `pct`, averaged over
     /// campaigns started at different seeds.

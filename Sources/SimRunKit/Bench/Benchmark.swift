@@ -21,6 +21,8 @@ public struct Benchmark {
     /// The sizes of each measurement; `full` runs in minutes on two cores, `quick` in seconds.
     public struct Configuration: Sendable {
         public var kernelJobs: Int
+        /// Jobs of the timer-heavy workload (about 1024 timers pending throughout).
+        public var timerJobs: Int
         public var recordEvents: Int
         public var replayEvents: Int
         public var corpusSeeds: Int
@@ -37,14 +39,15 @@ public struct Benchmark {
 
         public static func full(in directory: String) -> Configuration {
             Configuration(
-                kernelJobs: 4_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000, corpusSeeds: 1_000,
+                kernelJobs: 4_000_000, timerJobs: 2_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000,
+                corpusSeeds: 1_000,
                 fuzzSeeds: 200_000, bugCampaigns: 100, bugSeedLimit: 1_000, memoryEventsSmall: 1_000_000,
                 memoryEventsLarge: 100_000_000, repetitions: 3, directory: directory, isQuick: false)
         }
 
         public static func quick(in directory: String) -> Configuration {
             Configuration(
-                kernelJobs: 100_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
+                kernelJobs: 100_000, timerJobs: 50_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
                 fuzzSeeds: 2_000, bugCampaigns: 5, bugSeedLimit: 200, memoryEventsSmall: 100_000,
                 memoryEventsLarge: 1_000_000, repetitions: 1, directory: directory, isQuick: true)
         }
@@ -55,7 +58,9 @@ public struct Benchmark {
     public init(configuration: Configuration) { self.configuration = configuration }
 
     /// The measurements, by the names `--only` accepts.
-    public static let groups = ["kernel", "async", "record", "corpus", "replay", "fuzz", "until-bug", "memory"]
+    public static let groups = [
+        "kernel", "timers", "async", "record", "corpus", "replay", "fuzz", "until-bug", "memory",
+    ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
     public func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
@@ -66,11 +71,12 @@ public struct Benchmark {
             progress(group)
             switch group {
             case "kernel": figures.append(kernelFigure())
+            case "timers": figures.append(timerFigure())
             case "async": figures.append(asyncFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
             case "replay": figures += try replayAndDecodeFigures()
-            case "fuzz": figures.append(try fuzzFigure())
+            case "fuzz": figures += try fuzzFigures()
             case "until-bug": figures += untilBugFigures()
             default: figures.append(try memoryFigure())
             }

@@ -15,7 +15,7 @@ struct BenchCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure performance, each figure against a baseline from the same run.",
         discussion: """
-            Prints a table of figures (kernel jobs/s, recording, corpus bytes/event, replay, decode, fuzz \
+            Prints a table of figures (kernel jobs/s, timer jobs/s, recording, corpus bytes/event, replay, decode, fuzz \
             schedules/s, schedules until the lost-input bug, peak memory while recording), each with its \
             baseline, the ratio and the target. The full run takes a few minutes on two cores; --quick runs \
             reduced sizes in seconds (its figures only show that everything runs).

@@ -6,7 +6,8 @@ import SimTrace
 /// Ctrl-C (stop, report what ran), and a re-run of every finding in a new process before it is
 /// reported (a run that does not replay identically is nondeterministic).
 extension FuzzCommand {
-    /// Runs the campaign: in worker processes, or in process for `dfs` (one tree walk, one thread).
+    /// Runs the campaign: in worker processes, or in process for `dfs` (one tree walk, one thread) and
+    /// for `surw` and `coverage` (one strategy learning from run to run, seeds in order).
     func runCampaign(plan: RunPlan, configuration: Fuzzer.Configuration, console: Console)
         throws(CommandFailure) -> CampaignOutcome
     {
@@ -16,10 +17,11 @@ extension FuzzCommand {
             let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
             console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")
         }
-        // dfs walks one tree on one thread; without process isolation (the command tree hosted by
+        // dfs walks one tree on one thread, and surw and coverage learn from run to run on one thread;
+        // without process isolation (the command tree hosted by
         // another program) the campaign runs on threads in this process, where a trap would end it.
         let executor: any CampaignExecutor =
-            plan.strategy.kind == .dfs || !ChildProcess.isAvailable
+            plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns || !ChildProcess.isAvailable
             ? Fuzzer(plan: plan, configuration: configuration)
             : FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
         return try executor.runCampaign(progress: progress)
@@ -33,7 +35,7 @@ extension FuzzCommand {
         let console = context.console
         console.out("CRASH at seed \(crash.seed): \(crash.message)")
         let suffix = number == 0 ? "" : "-\(number + 1)"
-        let wanted = "\(out)/\(plan.scenario.name)-\(plan.variant)-crashed\(suffix).simtrace"
+        let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
         let (recorded, path) = try FindingStore(console: console).save(to: wanted) {

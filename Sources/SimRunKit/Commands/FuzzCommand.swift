@@ -9,7 +9,9 @@ struct FuzzCommand: CatalogCommand {
         discussion: """
             Without --keep-going the campaign stops at the failure with the lowest seed (the same one whatever \
             --jobs is). --shard K/N runs every N-th seed starting at the K-th, so N machines together run \
-            exactly the seeds one would. --out is checked before the first schedule runs; a trace that still \
+            exactly the seeds one would; --shard auto reads K/N from SIMRUN_SHARD, a Slurm job array or a \
+            Kubernetes Indexed Job, and --result FILE writes the shard's result for `simrun merge` (README: \
+            "Running a campaign on a cluster"). --out is checked before the first schedule runs; a trace that still \
             cannot be saved there goes to a temporary directory (the warning says where).
 
             \(ExitStatus.helpText(for: codes))
@@ -40,7 +42,17 @@ struct FuzzCommand: CatalogCommand {
         parsing: .unconditional, help: "Worker processes, each running one simulation at a time.",
         transform: NumberArgument.int(1...256))
     var jobs: Int = 2
-    @Option(help: ArgumentHelp("Run shard K of N (1-based), e.g. 1/4.", valueName: "K/N")) var shard: ShardOption?
+    @Option(
+        help: ArgumentHelp(
+            "Run shard K of N (1-based), e.g. 1/4, or 'auto' to read it from SIMRUN_SHARD, Slurm or Kubernetes.",
+            valueName: "K/N|auto"))
+    var shard: ShardOption?
+    @Option(
+        parsing: .unconditional,
+        help: "With --shard auto: the number of shards (required under a Kubernetes Indexed Job).",
+        transform: NumberArgument.int(1...1_000_000))
+    var shards: Int?
+    @Option(help: "Write this shard's result (JSON, for `simrun merge`) to this file, atomically.") var result: String?
     @Option(help: "Directory for the failing traces.") var out: String = "simrun-failures"
     @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
@@ -57,6 +69,12 @@ struct FuzzCommand: CatalogCommand {
             throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
         }
         try validateFrom()
+        try validateResult()
+        if shards != nil && shard != .auto { throw ValidationError("--shards is for --shard auto") }
+        if shard != nil && strategy.kind.learnsAcrossRuns {
+            // A learning strategy's schedules depend on the runs before them: split seeds would not add up.
+            throw ValidationError("--shard does not apply to \(strategy.kind), which learns from run to run")
+        }
     }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
@@ -66,7 +84,8 @@ struct FuzzCommand: CatalogCommand {
         let plan = try makePlan(context)
         let found = plan.scenario
         let range = seeds?.range ?? 0..<(time == nil ? 10_000 : UInt64.max)
-        let shardSpec = shard ?? ShardOption(index: 0, count: 1)
+        let (shardSpec, shardSource) = try resolveShard()
+        try prepareResult()
         let config = Fuzzer.Configuration(
             seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
             keepGoing: keepGoing)
@@ -75,7 +94,9 @@ struct FuzzCommand: CatalogCommand {
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
         console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                + (shard.map { "  shard \($0)" } ?? "") + prefixNote(plan))
+                + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
+                + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
+                + prefixNote(plan))
         let outcome = try runCampaign(plan: plan, configuration: config, console: console)
         let report = outcome.report
         console.endProgress()
@@ -119,8 +140,14 @@ struct FuzzCommand: CatalogCommand {
                 "fuzz \(found.name)/\(plan.variant): \(anyFound ? "FAIL" : verdict) — \(distinct) distinct failure\(distinct == 1 ? "" : "s") in \(report.schedules) schedules"
                     + (saved.isEmpty ? "" : "; trace\(saved.count == 1 ? "" : "s") \(saved.joined(separator: " "))"))
         }
-        console.json(
-            document(outcome, plan: plan, verdict: verdict, status: status, range: range, traces: traces).text)
+        let document = document(
+            outcome, plan: plan, verdict: verdict, status: status, range: range,
+            shard: shardSource.map { _ in shardSpec },
+            traces: traces)
+        console.json(document.text)
+        try writeResult(
+            document, outcome: outcome, range: range, shard: shardSpec, source: shardSource, status: status,
+            console: console)
         return status
     }
 
@@ -131,7 +158,9 @@ struct FuzzCommand: CatalogCommand {
     ) throws(CommandFailure) -> String {
         let console = context.console
         console.out("FAIL at seed \(finding.seed): \(finding.verdict)")
-        let wanted = "\(out)/\(plan.scenario.name)-\(plan.variant)-\(slug(finding.signature.oracle))\(suffix).simtrace"
+        let wanted =
+            "\(out)/"
+            + findingFileName(plan.scenario.name, plan.variant, oracle: finding.signature.oracle, suffix: suffix)
         // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
         let (found, path) = try FindingStore(console: console).save(to: wanted) {
             (target: String) throws(CommandFailure) -> RunResult in
@@ -188,7 +217,7 @@ struct FuzzCommand: CatalogCommand {
     /// finding (its trace, whether it crashed or ran differently in another process).
     private func document(
         _ outcome: CampaignOutcome, plan: RunPlan, verdict: String, status: Int32,
-        range: Range<UInt64>, traces: [UInt64: String]
+        range: Range<UInt64>, shard: Shard?, traces: [UInt64: String]
     ) -> ResultDocument {
         var members = ResultDocument.run(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
@@ -209,8 +238,19 @@ struct FuzzCommand: CatalogCommand {
         return ResultDocument(command: "fuzz", verdict: verdict, exitCode: status, members: members)
     }
 
-    private func slug(_ text: String) -> String {
-        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
-        return String(mapped).split(separator: "-").joined(separator: "-")
+    /// `--shard K/N`, `--shard auto` (from the environment), or the whole campaign; with the source
+    /// (nil for the whole campaign).
+    private func resolveShard() throws(CommandFailure) -> (Shard, ShardEnvironment.Source?) {
+        switch shard {
+        case nil: return (.whole, nil)
+        case .fixed(let fixed)?: return (fixed, .option)
+        case .auto?:
+            do {
+                let (found, source) = try ShardEnvironment.process.resolve(count: shards)
+                return (found, source)
+            } catch {
+                throw .usage(error.message)
+            }
+        }
     }
 }

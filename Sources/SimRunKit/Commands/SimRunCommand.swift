@@ -1,4 +1,5 @@
 import ArgumentParser
+import SimBenchmarks
 import SimCore
 import SimEngine
 
@@ -21,7 +22,7 @@ struct SimRunCommand: ParsableCommand {
             discussion: ExitStatus.helpText + "\n\n" + SimRun.completionHelp,
             version: SimRunVersion.current,
             subcommands: [
-                ListCommand.self, RunCommand.self, FuzzCommand.self, ReplayCommand.self, ShrinkCommand.self,
+                ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self, ShrinkCommand.self,
                 ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
                 WorkerChildCommand.self, BenchRecordCommand.self,
             ]
@@ -84,7 +85,10 @@ public enum SimRun {
     private static func runNamed(
         arguments: [String], scenarios: [Scenario], console: Console, programName: String
     ) -> Int32 {
-        let context = CommandContext(catalog: ScenarioCatalog(scenarios), console: console, programName: programName)
+        // The benchmark groups come with every command tree, after the caller's scenarios (whose names win).
+        let benchmarks = SCTBench.scenarios.filter { bench in !scenarios.contains { $0.name == bench.name } }
+        let context = CommandContext(
+            catalog: ScenarioCatalog(scenarios + benchmarks), console: console, programName: programName)
         // A console may serve several command lines; each starts from the defaults its options change.
         console.outputStyle = .human
         console.progressStyle = .automatic

@@ -71,6 +71,7 @@ extension Verdict {
         case .stepLimit: "step-limit"
         case .timeLimit: "time-limit"
         case .pending: "pending"
+        case .deadlock: "deadlock"
         case .crashed: "crashed"
         }
     }

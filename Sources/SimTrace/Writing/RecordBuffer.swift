@@ -1,7 +1,8 @@
 /// A growable byte buffer with unchecked appends, reused for every frame.
 ///
-/// The encoder reserves room for a whole record before writing it, so appends need no capacity
-/// check; this keeps the per-event path free of allocation and of `Array`'s uniqueness checks.
+/// The encoder makes sure of room for a whole record before writing it (`room`), so appends need no
+/// capacity check in release builds; this keeps the per-event path free of allocation and of
+/// `Array`'s uniqueness checks. Debug builds assert every write is inside the buffer.
 final class RecordBuffer {
     @exclusivity(unchecked) private(set) var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private(set) var capacity: Int
@@ -13,6 +14,9 @@ final class RecordBuffer {
     }
 
     deinit { base.deallocate() }
+
+    /// Bytes that can be written before the buffer is full.
+    @inline(__always) var room: Int { capacity - count }
 
     /// Makes room for `extra` more bytes (rare: only long strings exceed the frame slack).
     func reserve(_ extra: Int) {
@@ -27,6 +31,7 @@ final class RecordBuffer {
 
     @inline(__always)
     func byte(_ value: UInt8) {
+        assert(count < capacity, "RecordBuffer overflow: byte at \(count) of \(capacity)")
         base[count] = value
         count += 1
     }
@@ -36,6 +41,7 @@ final class RecordBuffer {
     func varint(_ value: UInt64) {
         var v = value
         var i = count
+        assert(i + Self.varintBytes(value) <= capacity, "RecordBuffer overflow: varint at \(i) of \(capacity)")
         while v >= 0x80 {
             base[i] = UInt8(truncatingIfNeeded: v) | 0x80
             v &>>= 7
@@ -43,6 +49,17 @@ final class RecordBuffer {
         }
         base[i] = UInt8(truncatingIfNeeded: v)
         count = i + 1
+    }
+
+    /// The bytes `varint(value)` writes (1 to 10).
+    static func varintBytes(_ value: UInt64) -> Int {
+        var bytes = 1
+        var v = value
+        while v >= 0x80 {
+            v &>>= 7
+            bytes += 1
+        }
+        return bytes
     }
 
     /// Zigzag maps small negative and positive numbers alike to small varints.

@@ -11,7 +11,18 @@ final class TraceEncoder {
     let eventsPerFrame: Int
     private let output: any TraceOutput
     private let compressor: FrameCompressor
-    private let buffer = RecordBuffer(capacity: TraceLimits.frameSoftBytes + 4096)
+    /// Room past `frameSoftBytes`: a frame ends as soon as a record takes it past that size, so every
+    /// record starts with at least this much room and needs no check per byte.
+    static let slackBytes = 4096
+    /// The largest event record: a seq jump (tag + 10-byte varint), the tag, a time delta (10), lane,
+    /// kind and subject (5 each), a cause distance (10), a field count (10), and per field a key (5)
+    /// and a value (10).
+    static let maxEventRecordBytes = 11 + 1 + 10 + 3 * 5 + 10 + 10 + EventFields.capacity * 15
+    /// The largest decision record: the tag, chosen, count and fallback (5 each), lane, label and
+    /// ordinal (5 each), and the event distance (10).
+    static let maxDecisionRecordBytes = 1 + 3 * 5 + 3 * 5 + 10
+    // Internal (not private) so that a debug test can take the slack away and see the check trap.
+    let buffer = RecordBuffer(capacity: TraceLimits.frameSoftBytes + TraceEncoder.slackBytes)
 
     @exclusivity(unchecked) private(set) var eventCount: UInt64 = 0
     @exclusivity(unchecked) private(set) var decisionCount: UInt64 = 0
@@ -75,6 +86,10 @@ final class TraceEncoder {
             if top >= symbolCount { guard defineMissing(below: top + 1) else { return } }
         }
         let out = buffer
+        // One compare per record, kept in release builds: writing past the buffer corrupts memory.
+        precondition(
+            out.room >= Self.maxEventRecordBytes,
+            "TraceEncoder: \(out.room) bytes of room for an event record of up to \(Self.maxEventRecordBytes)")
         if event.seq != lastSeq &+ 1 {
             out.byte(RecordTag.seqJump)
             out.signed(Int64(bitPattern: event.seq &- (lastSeq &+ 1)))
@@ -148,6 +163,9 @@ final class TraceEncoder {
             guard defineMissing(below: max(decision.lane.raw, decision.label.raw) + 1) else { return }
         }
         let out = buffer
+        precondition(
+            out.room >= Self.maxDecisionRecordBytes,
+            "TraceEncoder: \(out.room) bytes of room for a decision record of up to \(Self.maxDecisionRecordBytes)")
         var tag = RecordTag.decisionBase | ((decision.kind.rawValue &- 1) & RecordTag.decisionKindMask)
         if decision.lane != .empty { tag |= RecordTag.decisionLaneBit }
         if decision.label != .empty { tag |= RecordTag.decisionLabelBit }

@@ -1,0 +1,186 @@
+import SimCore
+
+/// The results of a campaign's shards merged into the campaign one machine would have run: the
+/// same distinct failures (one `FindingsTable`, deduplicated by signature, the lowest seed kept), the
+/// same first failure, `sometimes` coverage summed — and the proof that it is the same campaign:
+/// every seed it needs was run by exactly one shard. A lost shard, a shard run twice or an
+/// interrupted one is reported, never merged into a pass.
+public struct CampaignMerge: Sendable {
+    /// What a merged finding carries from the shard that had its lowest seed.
+    public struct Evidence: Sendable {
+        /// The verdict of that run.
+        public var verdict: Verdict
+        /// The trace the shard saved, as it recorded the path.
+        public var trace: String?
+        /// The result file it came from.
+        public var result: String
+        /// That shard's `--out` directory.
+        public var out: String
+    }
+
+    /// An interrupted shard: its seeds were not all run.
+    public struct Interrupted: Sendable {
+        /// Its result file.
+        public var result: String
+        /// Which shard.
+        public var shard: Shard
+        /// How many schedules it ran before it stopped.
+        public var schedules: Int
+    }
+
+    /// The scenario every result ran.
+    public let scenario: String
+    /// The variant every result ran.
+    public let variant: String
+    /// The strategy every result ran.
+    public let strategy: String
+    /// Whether the shards kept going after their first failure (all alike).
+    public let keepGoing: Bool
+    /// The seeds of the whole campaign (from the lowest to the highest of the results' ranges).
+    public let seeds: Range<UInt64>
+    /// The seeds the verdict depends on: all of `seeds`, or without `keepGoing` those up to the
+    /// lowest failing seed (one machine stops there).
+    public let required: Range<UInt64>
+    /// The distinct failures, as one machine would report them (without `keepGoing`: the first).
+    public let findings: FindingsTable<Evidence>
+    /// Schedules run by all shards (without `keepGoing`, more than one machine would run: each
+    /// shard went on to its own first failure).
+    public let schedules: Int
+    /// Failing runs: every one with `keepGoing`, else 1 when something failed (as `fuzz` counts).
+    public let failures: Int
+    /// The shards' rates added up: schedules/s of the cluster while every shard runs.
+    public let schedulesPerSecond: Double
+    /// Each `sometimes` goal with the runs that reached it, summed over shards (first result's order).
+    public let sometimes: [(goal: String, runs: Int)]
+    /// Which required seeds no shard ran, and which seeds two shards ran.
+    public let coverage: SeedCoverage
+    /// Shards stopped by a signal.
+    public let interrupted: [Interrupted]
+    /// How many results were merged.
+    public let resultCount: Int
+
+    /// Merges `results` (at least one, all of one scenario, variant, strategy and `keepGoing`).
+    public init(_ results: [ShardResult]) throws(MergeError) {
+        guard let base = results.first else { throw MergeError(.missing, "no result files to merge") }
+        for result in results.dropFirst() {
+            let mismatch =
+                [
+                    ("scenario", result.scenario, base.scenario), ("variant", result.variant, base.variant),
+                    ("strategy", result.strategy, base.strategy),
+                    ("--from trace", result.from ?? "none", base.from ?? "none"),
+                    ("keep-going", String(result.keepGoing), String(base.keepGoing)),
+                ].first { $0.1 != $0.2 }
+            if let (what, theirs, ours) = mismatch {
+                throw MergeError(
+                    .inconsistent,
+                    "\(result.path) is another campaign: its \(what) is \(theirs), \(base.path)'s is \(ours)")
+            }
+        }
+        scenario = base.scenario
+        variant = base.variant
+        strategy = base.strategy
+        keepGoing = base.keepGoing
+        resultCount = results.count
+        let low = results.map(\.seeds.lowerBound).min() ?? 0
+        let high = results.map(\.seeds.upperBound).max() ?? 0
+        seeds = low..<high
+
+        var table = FindingsTable<Evidence>()
+        for result in results {
+            for finding in result.findings {
+                table.record(
+                    signature: finding.signature.id, seed: finding.seed,
+                    evidence: Evidence(
+                        verdict: finding.verdict, trace: finding.trace, result: result.path, out: result.out),
+                    occurrences: finding.occurrences)
+            }
+        }
+        let lowestFailure = table.first?.seed
+        findings = keepGoing ? table : table.keepingFirstFailure()
+        failures = keepGoing ? results.reduce(0) { $0 + $1.failures } : (table.isEmpty ? 0 : 1)
+        schedules = results.reduce(0) { $0 + $1.schedules }
+        schedulesPerSecond = results.reduce(0) { $0 + ($1.seconds > 0 ? Double($1.schedules) / $1.seconds : 0) }
+
+        var goals: [(goal: String, runs: Int)] = []
+        for result in results {
+            for (goal, runs) in result.sometimes {
+                if let index = goals.firstIndex(where: { $0.goal == goal }) {
+                    goals[index].runs += runs
+                } else {
+                    goals.append((goal, runs))
+                }
+            }
+        }
+        sometimes = goals
+
+        if !keepGoing, let lowestFailure, lowestFailure < high {
+            required = low..<(lowestFailure + 1)
+        } else {
+            required = seeds
+        }
+        // An interrupted shard claims its seeds, so they are reported as interrupted, not missing
+        // (and a rerun beside it shows as an overlap: keep one of the two files).
+        var pieces: [SeedCoverage.Piece] = []
+        var stopped: [Interrupted] = []
+        for result in results {
+            let name = result.path
+            if result.interrupted {
+                stopped.append(Interrupted(result: name, shard: result.shard, schedules: result.schedules))
+                if let claimed = SeedProgression(shard: result.shard, of: result.seeds) {
+                    pieces.append(.init(claimed, owner: name))
+                }
+            } else {
+                pieces += result.covered.map { SeedCoverage.Piece($0, owner: name) }
+            }
+        }
+        interrupted = stopped
+        do {
+            coverage = try SeedCoverage(required: required, pieces: pieces)
+        } catch {
+            throw MergeError(.inconsistent, error.message)
+        }
+    }
+
+    /// The exit status `fuzz` would give, and merge's own for what only merge can see: 1 when
+    /// something failed (a bug found is never hidden behind an incomplete merge), else 65 when seeds
+    /// were run twice, 66 when seeds are missing, 130 when a shard was interrupted, 0 when the whole
+    /// campaign ran and passed.
+    public var exitCode: Int32 {
+        if !findings.isEmpty { return ExitStatus.failure }
+        if !coverage.overlaps.isEmpty { return ExitStatus.badTrace }
+        if !coverage.missing.isEmpty { return ExitStatus.missingInput }
+        if !interrupted.isEmpty { return ExitStatus.interrupted }
+        return ExitStatus.ok
+    }
+
+    /// True when every required seed was run exactly once and no shard was interrupted.
+    public var isComplete: Bool { coverage.missing.isEmpty && coverage.overlaps.isEmpty && interrupted.isEmpty }
+}
+
+/// Why results cannot be merged at all.
+public struct MergeError: Error, Sendable, CustomStringConvertible {
+    /// What kind of problem, for the exit status.
+    public enum Kind: Sendable {
+        /// Nothing to merge (66).
+        case missing
+        /// Results of different campaigns, or splits that cannot be checked (65).
+        case inconsistent
+    }
+
+    /// What kind of problem.
+    public var kind: Kind
+    /// One line saying what.
+    public var message: String
+
+    /// An error of `kind` saying `message`.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The exit status for it.
+    public var exitCode: Int32 { kind == .missing ? ExitStatus.missingInput : ExitStatus.badTrace }
+
+    /// The message.
+    public var description: String { message }
+}

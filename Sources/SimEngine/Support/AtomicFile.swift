@@ -1,0 +1,87 @@
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whole small files (result documents, copied traces) written under a temporary name and renamed
+/// when complete, so a reader — `simrun merge`, a shared volume's other pods — never sees half a
+/// file under its final name; read back with a size bound.
+package enum AtomicFile {
+    /// Writes `bytes` to `path` through a temporary name beside it (the same file system, so the
+    /// rename is atomic).
+    package static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+        let temporary = "\(path).tmp-\(getpid())"
+        do {
+            let descriptor = try FileDescriptor.open(
+                FilePath(temporary), .writeOnly, options: [.create, .truncate],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try descriptor.closeAfter {
+                _ = try descriptor.writeAll(bytes)
+                // On a shared volume the rename must not land before the data does.
+                guard fsync(descriptor.rawValue) == 0 || errno == EINVAL else { throw Errno(rawValue: errno) }
+            }
+        } catch {
+            unlink(temporary)
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(temporary): \(error)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = Errno(rawValue: errno)
+            unlink(temporary)
+            throw CommandFailure(ExitStatus.cannotWrite, "cannot rename \(temporary) to \(path): \(reason)")
+        }
+    }
+
+    /// Copies the file at `source` to `destination`, atomically (at most `limit` bytes).
+    package static func copy(from source: String, to destination: String, limit: Int = 1 << 30)
+        throws(CommandFailure)
+    {
+        try write(try read(source, limit: limit), to: destination)
+    }
+
+    /// The whole file at `path`: exit 66 when it does not exist, 65 when it is larger than `limit`
+    /// bytes or cannot be read.
+    package static func read(_ path: String, limit: Int) throws(CommandFailure) -> [UInt8] {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
+        } catch {
+            let missing = (error as? Errno) == .noSuchFileOrDirectory
+            throw CommandFailure(missing ? ExitStatus.missingInput : ExitStatus.badTrace, "\(path): \(error)")
+        }
+        defer { try? descriptor.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+            } catch {
+                throw CommandFailure(ExitStatus.badTrace, "\(path): \(error)")
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            guard bytes.count <= limit else {
+                throw CommandFailure(ExitStatus.badTrace, "\(path): larger than \(limit) bytes")
+            }
+        }
+    }
+
+    /// The names in a directory (not `.` and `..`), sorted; nil when it cannot be read.
+    package static func names(in directory: String) -> [String]? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

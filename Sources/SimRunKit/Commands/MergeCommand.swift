@@ -1,0 +1,174 @@
+import ArgumentParser
+import SimCore
+import SimEngine
+
+/// `simrun merge RESULT…`: the result files of a sharded campaign (`fuzz --result`) merged into the
+/// verdict one machine would have printed over all the seeds, with the winning traces copied into
+/// one directory. A lost, doubled or interrupted shard is reported, never merged into a pass.
+struct MergeCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge", abstract: "Merge the result files of a sharded fuzz campaign into one verdict.",
+        discussion: """
+            Reads the files `fuzz --shard K/N --result FILE` wrote (directories are searched for *.json, \
+            subdirectories included) and prints what one `fuzz` over all their seeds would have: the failure \
+            with the lowest seed (every distinct one with --keep-going), deduplicated by signature, with \
+            `sometimes` coverage summed; the winning traces are copied into --out. Every seed the verdict \
+            depends on must have been run by exactly one shard. Exit 0 every seed ran and passed, 1 a bug \
+            found (even if seeds are missing), 64 usage, 65 an unreadable result, results of different \
+            campaigns, or seeds run twice, 66 a missing file or missing seeds (a lost shard), 73 a trace \
+            cannot be copied, 130 a shard was interrupted.
+            """)
+
+    @Argument(help: "Result files of `fuzz --result`, or directories holding them.") var results: [String]
+    @Option(help: "Directory for the winning traces.") var out: String = "simrun-failures"
+
+    /// The most directory levels searched below a directory argument.
+    static let maxDepth = 4
+    /// The largest result file read.
+    static let maxResultBytes = 64 << 20
+
+    func validate() throws {
+        if results.isEmpty { throw ValidationError("give at least one result file or directory") }
+    }
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let console = context.console
+        var files: [String] = []
+        for argument in results { files += try Self.resultFiles(argument) }
+        var shards: [ShardResult] = []
+        for file in files {
+            let bytes = try AtomicFile.read(file, limit: Self.maxResultBytes)
+            do {
+                shards.append(try ShardResult(parsing: String(decoding: bytes, as: UTF8.self), path: file))
+            } catch {
+                throw CommandFailure(ExitStatus.badTrace, "\(error)")
+            }
+        }
+        let merged: CampaignMerge
+        do {
+            merged = try CampaignMerge(shards)
+        } catch {
+            throw CommandFailure(error.exitCode, error.message)
+        }
+        console.err(
+            "merge \(merged.scenario)/\(merged.variant)  strategy \(merged.strategy)  seeds \(merged.seeds.lowerBound)..<\(merged.seeds.upperBound)  \(shards.count) results (shards \(shards.map(\.shard.description).joined(separator: ", ")))"
+        )
+        try ensureDirectory(out)
+        var status = merged.exitCode
+        var oracleCounts: [String: Int] = [:]
+        for finding in merged.findings.entries {
+            let verdict = finding.evidence.verdict
+            let seen = (oracleCounts[verdict.oracle] ?? 0) + 1
+            oracleCounts[verdict.oracle] = seen
+            if case .crashed(let message) = verdict {
+                console.out("CRASH at seed \(finding.seed): \(message)")
+            } else {
+                console.out("FAIL at seed \(finding.seed): \(verdict)")
+            }
+            let shard = shards.first { $0.path == finding.evidence.result }?.shard.description ?? "?"
+            console.out("  from:   \(finding.evidence.result) (shard \(shard))")
+            if finding.occurrences > 1 { console.out("  \(finding.occurrences) runs failed this way") }
+            let name = findingFileName(
+                merged.scenario, merged.variant, oracle: verdict.oracle, suffix: seen == 1 ? "" : "-\(seen)")
+            guard let source = Self.locateTrace(finding.evidence) else {
+                console.out("  trace missing: \(finding.evidence.trace ?? "the shard saved none") was not found")
+                if status == ExitStatus.ok { status = ExitStatus.missingInput }
+                continue
+            }
+            let path = "\(out)/\(name)"
+            do {
+                try AtomicFile.copy(from: source, to: path)
+            } catch {
+                console.out("  trace not copied: \(error.message)")
+                if status == ExitStatus.ok { status = ExitStatus.cannotWrite }
+                continue
+            }
+            if let footer = try TraceInput(path: path).footer, !FailureSignature(verdict).matches(footer.verdict) {
+                console.out("  warning: the copied trace ends with \(footer.verdict), not this failure")
+            }
+            console.out("  trace:  \(path)")
+            console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
+            if let scenario = try? context.catalog.scenario(named: merged.scenario), scenario.hasVariant("fixed"),
+                merged.variant != "fixed"
+            {
+                console.out("  fixed:  \(context.programName) replay \(shellQuoted(path)) --variant fixed")
+            }
+        }
+        summarize(merged, shards: shards, console: console)
+        return status
+    }
+
+    private func summarize(_ merged: CampaignMerge, shards: [ShardResult], console: Console) {
+        console.out(
+            "summary: \(merged.schedules) schedules in \(merged.resultCount) shards (\(Int(merged.schedulesPerSecond))/s, the shards' rates added), \(merged.failures) failures, \(merged.findings.count) distinct"
+        )
+        for (goal, runs) in merged.sometimes {
+            console.out("  sometimes \(goal): \(runs) of \(merged.schedules) runs")
+        }
+        let required = "\(merged.required.lowerBound)..<\(merged.required.upperBound)"
+        if merged.coverage.missing.isEmpty && merged.coverage.overlaps.isEmpty {
+            let stop =
+                merged.required == merged.seeds
+                ? "" : " (one machine stops at the lowest failing seed, \(merged.required.upperBound - 1))"
+            console.out("covered: every seed of \(required) exactly once\(stop)")
+        }
+        let counts = Set(shards.map(\.shard.count))
+        for seeds in merged.coverage.missing {
+            var line = "missing: \(seeds) of \(required) were run by no shard"
+            if let count = counts.first, counts.count == 1, seeds.step == UInt64(count),
+                let shard = try? Shard(
+                    number: Int((seeds.first - merged.seeds.lowerBound) % seeds.step) + 1, count: count)
+            {
+                line += " — shard \(shard)'s: rerun it with --shard \(shard) and merge again"
+            }
+            console.out(line)
+        }
+        for overlap in merged.coverage.overlaps {
+            console.out(
+                "overlap: \(overlap.seeds) were run by both \(overlap.owners.joined(separator: " and ")): merge one of them"
+            )
+        }
+        for shard in merged.interrupted {
+            console.out(
+                "interrupted: shard \(shard.shard) (\(shard.result)) stopped after \(shard.schedules) schedules; its seeds were not all run"
+            )
+        }
+    }
+
+    /// The result files an argument names: the file itself, or the *.json files in a directory and
+    /// its subdirectories (up to `maxDepth` levels), in path order.
+    static func resultFiles(_ argument: String, depth: Int = 0) throws(CommandFailure) -> [String] {
+        guard isDirectory(argument) else {
+            guard depth == 0 || argument.hasSuffix(".json") else { return [] }
+            guard fileExists(argument) else {
+                throw CommandFailure(ExitStatus.missingInput, "\(argument): no such file")
+            }
+            return [argument]
+        }
+        guard depth < maxDepth else { return [] }
+        guard let names = AtomicFile.names(in: argument) else {
+            throw CommandFailure(ExitStatus.missingInput, "\(argument): cannot read the directory")
+        }
+        var files: [String] = []
+        for name in names where !name.hasPrefix(".") && !name.contains(".tmp-") {
+            let path = argument.hasSuffix("/") ? argument + name : argument + "/" + name
+            files += try resultFiles(path, depth: depth + 1)
+        }
+        if depth == 0 && files.isEmpty {
+            throw CommandFailure(ExitStatus.missingInput, "\(argument): no result files (*.json) in it")
+        }
+        return files
+    }
+
+    /// Where a shard's trace is now: at the path it recorded (a shared volume), or — results copied
+    /// elsewhere (CI artifacts) — in its `--out` directory's name beside the result file, or beside it.
+    static func locateTrace(_ evidence: CampaignMerge.Evidence) -> String? {
+        guard let recorded = evidence.trace else { return nil }
+        let directory = evidence.result.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .joined(separator: "/")
+        let base = directory.isEmpty ? "" : directory + "/"
+        let name = recorded.split(separator: "/").last.map(String.init) ?? recorded
+        let outName = evidence.out.split(separator: "/").last.map(String.init) ?? evidence.out
+        return [recorded, base + outName + "/" + name, base + name].first { fileExists($0) }
+    }
+}
