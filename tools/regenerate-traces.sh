@@ -14,7 +14,8 @@ rm -f Traces/*.simtrace
   echo "# Recorded traces"
   echo
   echo "Each trace is a shrunk failing schedule of a buggy variant, replayed by \`TraceRegressionTests\` on"
-  echo "every test run (no divergence, same verdict) and on the \`fixed\` variant (must pass)."
+  echo "every test run (no divergence, same verdict) and on the \`fixed\` variant (must pass with every"
+  echo "non-fifo decision followed; where the fix itself removes the race, a pct campaign on \`fixed\`)."
   echo "Regenerate with \`tools/regenerate-traces.sh\`."
   echo
 } > "$work/README.md"

@@ -104,15 +104,30 @@ public struct TraceCorpus: Sendable {
                     "\(trace.path) on \(variant): \(outcome.result.verdict)", sourceLocation: sourceLocation)
                 return false
             }
-            // The fix's code runs other jobs, so some recorded decisions have no counterpart: shown as
-            // a warning, not a failure, until replay tells a skipped non-fifo decision (inconclusive)
-            // from a skipped fifo one (DESIGN §9).
-            if !outcome.notes.isEmpty {
+            if let problem = outcome.scheduleProblem {
+                Issue.record("\(trace.path) on \(variant): \(problem)", sourceLocation: sourceLocation)
+                return false
+            }
+            if outcome.isConclusive { return true }
+            // Inconclusive is a failure — a pass on a schedule whose races never happened tested
+            // nothing — with one exception that is checked, not assumed: a fix that removes the race
+            // itself (its job no longer exists, or the fixed code always runs the overtaken job first).
+            // Then the replay cannot test the fix, and a pct campaign on the fixed variant must.
+            let racesRemoved = outcome.unfollowed.allSatisfy { $0.reason == .ordered || $0.reason == .missing }
+            guard racesRemoved else {
                 Issue.record(
-                    Comment(
-                        rawValue: "\(trace.path) on \(variant) passed; decisions not followed: "
-                            + outcome.notes.joined(separator: "; ")),
-                    severity: .warning, sourceLocation: sourceLocation)
+                    "\(trace.path) on \(variant): inconclusive — \(outcome.tally.line); "
+                        + outcome.notes.joined(separator: "; "), sourceLocation: sourceLocation)
+                return false
+            }
+            var campaign = plan
+            campaign.strategy = StrategySpec(kind: .pct)
+            let report = Fuzzer(plan: campaign, configuration: Fuzzer.Configuration(seeds: 0..<500, jobs: 1)).run()
+            if report.failures > 0 {
+                Issue.record(
+                    "\(trace.path): \(variant) removes the recorded race, but fails elsewhere "
+                        + "(pct, seeds 0..<500: \(report.failures) failures)", sourceLocation: sourceLocation)
+                return false
             }
             return true
         } catch {

@@ -46,8 +46,9 @@ func order(seed: UInt64, _ strategy: any Strategy) -> [String] {
     }
 
     @Test func dfsEnumeratesEveryInterleavingAndSaysWhenDone() {
-        // Two lanes of two jobs: C(4,2) = 6 interleavings; with an unbounded preemption budget
-        // dfs must see each exactly once, then report exhaustion.
+        // Two lanes of two jobs: C(4,2) = 6 interleavings; with an unbounded budget dfs must see
+        // each, then report exhaustion. Bounds grow from 0, so a schedule with few preemptions runs
+        // again in later rounds: count distinct orders.
         let strategy = DFSStrategy(preemptionBound: 10)
         var seen: [[String]] = []
         while strategy.hasMore {
@@ -60,45 +61,80 @@ func order(seed: UInt64, _ strategy: any Strategy) -> [String] {
             seen.append(log.entries)
         }
         #expect(strategy.isExhausted)
-        #expect(seen.count == 6)
         #expect(Set(seen).count == 6)
+        #expect(strategy.exhaustedRounds.map(\.bound) == Array(0...10))
+        #expect(strategy.exhaustedRounds.first?.runs == 1, "bound 0 is the default order alone")
     }
 
     @Test func dfsPreemptionBoundLimitsTheSpace() {
-        func count(bound: Int) -> Int {
+        func distinct(bound: Int) -> Int {
             let strategy = DFSStrategy(preemptionBound: bound)
-            var runs = 0
+            var orders = Set<[String]>()
             while strategy.hasMore {
+                let log = OrderLog()
                 _ = simulate(strategy: strategy) { sim in
                     for lane in ["a", "b", "c"] {
-                        for _ in 1...3 { sim.post(on: lane, "step") {} }
+                        for step in 1...3 { sim.post(on: lane, "step") { log.append("\(lane)\(step)") } }
                     }
                 }
-                runs += 1
+                orders.insert(log.entries)
             }
-            return runs
+            return orders.count
         }
-        let zero = count(bound: 0)
-        let one = count(bound: 1)
-        let many = count(bound: 20)
-        #expect(zero < one && one < many)
+        let zero = distinct(bound: 0)
+        let one = distinct(bound: 1)
+        let many = distinct(bound: 20)
+        #expect(zero == 1 && zero < one && one < many)
         #expect(many == 1680, "9!/(3!3!3!) interleavings of three lanes of three jobs")
     }
 
-    @Test func dfsEnumeratesDataChoicesToo() {
-        let strategy = DFSStrategy(preemptionBound: 0)
-        var values = Set<[Int]>()
-        while strategy.hasMore {
-            var picked: [Int] = []
-            _ = simulate(strategy: strategy) { sim in
-                sim.post(on: "main", "choose") {
-                    picked.append(sim.choose(3, "first"))
-                    picked.append(sim.choose(2, "second"))
-                }
+    @Test func dfsFindsAnEarlyDepartureBeforeTheDeepTreeUnderNoise() {
+        // The bug needs `late` to run before `early` at the very first pick; three noise lanes add
+        // many later decisions. Iterative bounding reaches single departures after a few runs;
+        // the deepest-first walk of the whole bound-2 tree would not within the budget.
+        let scenario = Scenario(name: "early", summary: "", variants: [.init("buggy", "")]) { sim, _ in
+            let early = ValueBox(false)
+            sim.post(on: "a", "early") { early.value = true }
+            sim.post(on: "b", "late") { if !early.value { sim.reach("late first") } }
+            for _ in 0..<6 { sim.post(on: "a", "more") {} }
+            sim.sometimes("late first")
+            sim.always("early first") {
+                sim.pendingJobs(on: sim.lane("b")) == 0 && !early.value ? "late ran first" : nil
             }
-            values.insert(picked)
         }
-        #expect(values.count == 6)
+        let noisy = scenario.withNoise(lanes: 3)
+        let strategy = DFSStrategy(preemptionBound: 2)
+        var runs = 0
+        var found = false
+        while strategy.hasMore && runs < 500 && !found {
+            found = noisy.run(variant: "buggy", seed: UInt64(runs), strategy: strategy).verdict.isFailure
+            runs += 1
+        }
+        #expect(found, "not found in \(runs) schedules")
+        #expect(strategy.exhaustedRounds.map(\.bound) == [0])
+    }
+
+    @Test func dfsEnumeratesDataChoicesToo() {
+        // Non-default data values are bounded apart from preemptions: bound 0 keeps the defaults,
+        // bound 1 one non-default value at a time, bound 2 every combination of the two sites.
+        func values(bound: Int) -> Set<[Int]> {
+            let strategy = DFSStrategy(preemptionBound: bound)
+            var values = Set<[Int]>()
+            while strategy.hasMore {
+                var picked: [Int] = []
+                _ = simulate(strategy: strategy) { sim in
+                    sim.post(on: "main", "choose") {
+                        picked.append(sim.choose(3, "first"))
+                        picked.append(sim.choose(2, "second"))
+                    }
+                }
+                values.insert(picked)
+            }
+            return values
+        }
+        #expect(values(bound: 0) == [[0, 0]])
+        #expect(values(bound: 1) == [[0, 0], [1, 0], [2, 0], [0, 1]])
+        #expect(values(bound: 2).count == 6)
     }
 
     @Test func replayFollowsATapeByJobIdentity() {

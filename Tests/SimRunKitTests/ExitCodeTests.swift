@@ -73,6 +73,16 @@ import Testing
             Case(command: "fuzz", code: 73, arguments: ["fuzz", "counter-race", "--out", "/proc/simrun-x"]),
             Case(command: "replay", code: 0, arguments: ["replay", lost]),
             Case(command: "replay", code: 1, arguments: ["replay", toggled], scenarios: fixedNow),
+            // The async-action fix makes the racing submit wait for the fetch: the race is gone.
+            Case(
+                command: "replay", code: 2,
+                arguments: [
+                    "replay",
+                    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                        .deletingLastPathComponent().appendingPathComponent(
+                            "Traces/async-action-stale-variable-buggy-submitted-fresh-price.simtrace"
+                        ).path, "--variant", "fixed",
+                ]),
             Case(command: "replay", code: 64, arguments: ["replay", lost, "--variant", "nope"]),
             Case(command: "replay", code: 65, arguments: ["replay", garbage]),
             Case(command: "replay", code: 66, arguments: ["replay", missing]),

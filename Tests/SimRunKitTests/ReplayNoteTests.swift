@@ -17,15 +17,13 @@ import Testing
             arguments: ["replay", trace, "--variant", "fixed"], scenarios: BuiltinScenarios.all, console: console)
         #expect(status == 0)
         let stdout = console.capturedLines.filter { !$0.hasPrefix("err: ") }
+        // Followed by identity, the fixed variant meets both recorded races: the summary says so and
+        // there is no note (a note's numbering is checked in IdentityReplayTests).
         #expect(
             stdout == [
-                "lost-input-navigation/fixed seed \(LostInputFixture.seed): schedule of buggy replayed on fixed: pass"
-            ])
-        let notes = console.capturedLines.filter { $0.hasPrefix("err: note: ") }
-        #expect(!notes.isEmpty, "the fixed variant cannot follow every decision: \(console.capturedLines)")
-        // view.update#2 is decision 2 in `show` (decision 1 is the tap).
-        let shown = simrun(["show", trace]).1
-        #expect(shown.contains("decision 2: pick main/view.update#2"))
-        #expect(notes.contains { $0.contains("decision 2: job main/view.update#2") }, "\(notes)")
+                "lost-input-navigation/fixed seed \(LostInputFixture.seed): schedule of buggy replayed on fixed: pass",
+                "followed 2 of 2 decisions (all 2 non-fifo); 1 job not in the trace ran in fifo order",
+            ], "\(console.capturedLines)")
+        #expect(console.capturedLines.filter { $0.hasPrefix("err: note: ") }.isEmpty)
     }
 }

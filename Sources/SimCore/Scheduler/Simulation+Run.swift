@@ -18,11 +18,13 @@ extension Simulation {
             let index = pickCandidate(count)
             execute(index)
             steps += 1
-            if let failure = reportedFailure ?? (oracles.always.isEmpty ? nil : checkAlways()) {
+            let failure = reportedFailure ?? (oracles.always.isEmpty ? nil : checkAlways())
+            // Goals count on the failing step too: a failing run that reached a goal reached it.
+            if oracles.goalsLeft > 0 { checkGoals() }
+            if let failure {
                 verdict = failure
                 break
             }
-            if oracles.goalsLeft > 0 { checkGoals() }
         }
         let final = verdict ?? checkAtEnd() ?? .pass
         if final != .pass {

@@ -18,6 +18,10 @@ public final class ReplayStrategy: Strategy {
     @exclusivity(unchecked) public private(set) var notes: [String] = []
     /// Decisions of the tape consumed by the last run.
     public var consumed: Int { position }
+    /// How much of the tape the last run followed (decisions consumed, and followed as recorded).
+    @exclusivity(unchecked) public private(set) var tally = ScheduleTally()
+    /// Decisions of the last run that could not be followed (the tape's end not counted).
+    @exclusivity(unchecked) public private(set) var departures = 0
 
     /// Follows `tape`, which may be replayed any number of times.
     public init(tape: Tape) {
@@ -40,10 +44,25 @@ public final class ReplayStrategy: Strategy {
         self.symbols = symbols
         resolved = Array(repeating: 0, count: tape.symbols.count)
         notes.removeAll()
+        tally = ScheduleTally()
+        departures = 0
     }
 
     private func note(_ text: String) {
         if notes.count < 20 { notes.append(text) }
+    }
+
+    /// Counts a decision of the tape as met by the run, followed or not.
+    @inline(__always)
+    private func count(_ wanted: Decision, followed: Bool) {
+        tally.decisions += 1
+        if wanted.isDeviation { tally.deviations += 1 }
+        if followed {
+            tally.followed += 1
+            if wanted.isDeviation { tally.followedDeviations += 1 }
+        } else {
+            departures += 1
+        }
     }
 
     /// The next decision to follow, or nil when the schedule has none left.
@@ -68,6 +87,7 @@ public final class ReplayStrategy: Strategy {
         let number = position + 1  // 1-based, as `show` and `explain` number decisions
         position += 1
         guard wanted.kind == .pick else {
+            count(wanted, followed: false)
             note("decision \(number): the tape has a \(wanted.kind.name) here, the run asks for a pick")
             return ready.fifoIndex
         }
@@ -77,10 +97,12 @@ public final class ReplayStrategy: Strategy {
             for index in ready.indices {
                 let candidate = ready[index]
                 if candidate.lane == lane && candidate.label == label && candidate.ordinal == wanted.ordinal {
+                    count(wanted, followed: true)
                     return index
                 }
             }
         }
+        count(wanted, followed: false)
         let key = JobKey(lane: text(wanted.lane), label: text(wanted.label), ordinal: wanted.ordinal)
         note("decision \(number): job \(key) is not ready; took fifo")
         return ready.fifoIndex
@@ -109,11 +131,13 @@ public final class ReplayStrategy: Strategy {
         let number = position + 1  // 1-based, as `show` and `explain` number decisions
         position += 1
         guard wanted.kind == kind, Int(wanted.chosen) < count else {
+            self.count(wanted, followed: false)
             note(
                 "decision \(number): the tape has \(wanted.kind.name) \(wanted.chosen)/\(wanted.count), the run asks for \(kind.name) of \(count)"
             )
             return 0
         }
+        self.count(wanted, followed: true)
         return Int(wanted.chosen)
     }
 

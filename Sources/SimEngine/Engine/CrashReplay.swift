@@ -25,8 +25,10 @@ package struct CrashReplay {
         let title = "\(header.scenario)/\(plan.variant) seed \(header.seed)"
         let path = DeterminismCheck.temporaryTracePath("replay")
         defer { unlink(path) }
-        let again = try IsolatedRecording(scenario: header.scenario, variant: plan.variant, strategy: header.strategy)
-            .record(seed: header.seed, tapeFrom: input.path, to: path)
+        let again = try IsolatedRecording(
+            scenario: header.scenario, variant: plan.variant, strategy: header.strategy, noise: plan.noise
+        )
+        .record(seed: header.seed, tapeFrom: input.path, to: path)
         let recorded = input.footer?.verdict.message ?? ""
         if plan.variant != header.variant {
             let what =
@@ -54,7 +56,7 @@ package struct CrashReplay {
         console.verdict(
             "\(title): identical — crashed at event \(again.eventCount) (after \(again.lastEventText)): \(again.verdict.message)"
         )
-        if again.verdict.message != recorded { console.out("  note: recorded message was: \(recorded)") }
+        if again.verdict.message != recorded { console.err("note: recorded message was: \(recorded)") }
         return ExitStatus.ok
     }
 }

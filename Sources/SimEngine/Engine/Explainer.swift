@@ -19,6 +19,16 @@ public struct Explainer {
         public var time: Int64
         /// Runs that failed the same way, keeping decisions 1...number.
         public var failures: Int
+        /// For a data decision, its site (`net.delay`); nil for a pick.
+        public var site: String?
+
+        /// What the decision took: the job for a pick, `choose net.delay = 2 of 3` for a data
+        /// decision (as `show` writes it).
+        public var took: String {
+            if let taken = offer?.taken { return taken.description }
+            let name = site.map { " \($0)" } ?? ""
+            return "\(decision.kind.name)\(name) = \(decision.chosen) of \(decision.count)"
+        }
     }
 
     public struct Explanation: Sendable {
@@ -62,7 +72,8 @@ public struct Explainer {
         let rows = tape.decisions.indices.map { index in
             Row(
                 number: index + 1, decision: tape.decisions[index], offer: index < offers.count ? offers[index] : nil,
-                time: index < times.count ? times[index] : 0, failures: rates[index + 1])
+                time: index < times.count ? times[index] : 0, failures: rates[index + 1],
+                site: tape.decisions[index].kind == .pick ? nil : tape.text(tape.decisions[index].label))
         }
         // Certain from row k: rows k... all fail every run, and the rate just before is lower.
         var decisive: Int?

@@ -56,7 +56,7 @@ package struct FuzzSupervisor: CampaignExecutor {
             workers: configuration.jobs, goals: board.goals, space: configuration.space,
             estimatedSteps: plan.estimatedSteps, keepGoing: configuration.keepGoing,
             milliseconds: deadline.map { Self.milliseconds(until: $0) }, resume: resume,
-            from: plan.prefix?.source, keep: plan.prefix?.keep ?? 0)
+            from: plan.prefix?.source, keep: plan.prefix?.keep ?? 0, noise: plan.noise)
         return try ChildProcess.spawn(
             arguments.commandLine, inherit: [(WorkerBoard.childDescriptor, board.descriptor)])
     }

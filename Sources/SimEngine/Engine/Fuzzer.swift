@@ -74,6 +74,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         public var seconds: Double
         /// For `dfs`: the whole space under the bound was explored.
         public var exhausted: Bool
+        /// For `dfs`: each preemption bound whose schedules all ran, with the runs taken by then.
+        public var exhaustedRounds: [DFSStrategy.Round] = []
         public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
     }
 
@@ -164,7 +166,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         let report = Report(
             schedules: runs, failures: table.failingRuns, findings: findings, goals: goals,
             goalCounts: goalTally.counts(for: goals.count), seconds: (ContinuousClock.now - start).seconds,
-            exhausted: dfs?.isExhausted ?? false)
+            exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [])
         return CampaignOutcome(report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
     }
 }

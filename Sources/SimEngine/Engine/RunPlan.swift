@@ -9,26 +9,46 @@ public struct RunPlan: Sendable {
     public var estimatedSteps: Int
     /// A recorded schedule whose first decisions every run keeps (`fuzz --from`), or nil.
     public var prefix: SchedulePrefix?
+    /// The most noise lanes a plan accepts (`--noise`).
+    public static let maxNoise = 64
+    /// Noise lanes added to every run (`--noise N`; 0 for none): the scenario already carries them.
+    public private(set) var noise: Int
+    /// The scenario as given, without the noise lanes.
+    public private(set) var baseScenario: Scenario
     /// The coverage goals the `fifo` probe declared, in order; nil when the plan was given its
     /// estimate instead of probing (`goals()` runs a probe then).
     public var goalNames: [String]?
 
-    /// Plans runs, learning the step estimate from one `fifo` run of the scenario.
-    public init(scenario: Scenario, variant: String, strategy: StrategySpec) {
+    /// Plans runs (of `scenario` with `noise` noise lanes), learning the step estimate from one
+    /// `fifo` run of the scenario.
+    public init(scenario: Scenario, variant: String, strategy: StrategySpec, noise: Int = 0) {
+        baseScenario = scenario
+        let scenario = scenario.withNoise(lanes: noise)
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
+        self.noise = max(0, noise)
         let probe = scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy())
         estimatedSteps = max(probe.steps, 1)
         goalNames = probe.goals
     }
 
     /// Plans runs with a step estimate learned elsewhere (a fuzz worker gets its parent's): no probe.
-    public init(scenario: Scenario, variant: String, strategy: StrategySpec, estimatedSteps: Int) {
-        self.scenario = scenario
+    public init(scenario: Scenario, variant: String, strategy: StrategySpec, estimatedSteps: Int, noise: Int = 0) {
+        baseScenario = scenario
+        self.scenario = scenario.withNoise(lanes: noise)
         self.variant = variant
         self.strategy = strategy
+        self.noise = max(0, noise)
         self.estimatedSteps = max(estimatedSteps, 1)
+    }
+
+    /// This plan with `lanes` noise lanes instead of its own (the step estimate is kept).
+    public func withNoise(_ lanes: Int) -> RunPlan {
+        var copy = self
+        copy.scenario = baseScenario.withNoise(lanes: lanes)
+        copy.noise = max(0, lanes)
+        return copy
     }
 
     /// The scenario's coverage goals, in declaration order (from the probe when there was one).
@@ -39,6 +59,7 @@ public struct RunPlan: Sendable {
     /// A fresh strategy object for this plan.
     public func makeStrategy() -> any Strategy {
         let base = strategy.makeStrategy(estimatedSteps: estimatedSteps)
+        (base as? DelayBoundedStrategy)?.maxHorizon = scenario.limits.maxSteps
         guard let prefix else { return base }
         return PrefixStrategy(prefix: prefix.tape, keep: prefix.keep, then: base)
     }
@@ -61,6 +82,6 @@ public struct RunPlan: Sendable {
             ("estimatedSteps", String(estimatedSteps)),
             ("maxSteps", String(scenario.limits.maxSteps)),
             ("maxVirtualNanoseconds", String(scenario.limits.maxVirtualNanoseconds)),
-        ]
+        ] + (noise > 0 ? [("noise", String(noise))] : [])
     }
 }

@@ -1,8 +1,14 @@
 import SimCore
 
-/// Delta debugging over a failing run's decisions: send as many as possible back to the `fifo`
-/// default (ddmin over the deviations), then prefer alternatives that shorten the run, keeping the
-/// same failure throughout. Every candidate is a real re-run; nothing is guessed.
+/// Delta debugging over a failing run's departures from `fifo`, keyed by identity: any subset of
+/// them can be sent back to the `fifo` default (ddmin), then the remaining ones are varied toward a
+/// shorter run, keeping the same failure throughout. Every candidate is a real re-run; nothing is
+/// guessed.
+///
+/// A candidate is a `Schedule` holding only the departures kept, followed by `ScheduleStrategy`:
+/// a departure names the job it took and the jobs it went ahead of, so dropping one does not shift
+/// the others (as dropping a position would). That is what lets irrelevant decisions — background
+/// work, `--noise` lanes — be removed wherever they sit, before or after the decisive one.
 public struct Shrinker {
     public let plan: RunPlan
     public let seed: UInt64
@@ -14,8 +20,15 @@ public struct Shrinker {
         public var tape: Tape
         public var result: RunResult
         public var runs: Int
-        /// The run before shrinking (re-run positionally from the original tape).
+        /// The run before shrinking (re-run from the original tape).
         public var original: RunResult
+    }
+
+    /// A failing run and its schedule by identity.
+    private struct Found {
+        var schedule: Schedule
+        var result: RunResult
+        var departures: Int { result.deviations }
     }
 
     public init(plan: RunPlan, seed: UInt64, target: FailureSignature, budget: Int = 4_000) {
@@ -25,72 +38,91 @@ public struct Shrinker {
         self.budget = budget
     }
 
-    private func attempt(_ choices: [UInt32?], runs: inout Int) -> RunResult? {
+    private func attempt(_ strategy: any Strategy, runs: inout Int) -> Found? {
         runs += 1
-        let result = plan.run(seed: seed, strategy: GuidedStrategy(choices: choices))
-        return target.matches(result.verdict) ? result : nil
+        let observer = ScheduleObserver(strategy, keepsReadySets: true)
+        let result = plan.run(seed: seed, strategy: observer)
+        return target.matches(result.verdict) ? Found(schedule: observer.schedule, result: result) : nil
     }
 
-    private static func choices(of tape: Tape) -> [UInt32?] { tape.decisions.map { $0.chosen } }
-
-    private static func deviations(of tape: Tape) -> [Int] {
-        tape.decisions.indices.filter { tape.decisions[$0].isDeviation }
-    }
-
-    /// Shrinks `tape` (a failing run of `plan` from `seed`); returns the original when it does not
-    /// reproduce positionally.
+    /// Shrinks `tape` (a failing run of `plan` from `seed`); nil when it does not fail that way.
     public func shrink(_ tape: Tape) -> Outcome? {
         var runs = 0
-        guard let original = attempt(Self.choices(of: tape), runs: &runs) else { return nil }
+        guard let original = attempt(ReplayStrategy(tape: tape), runs: &runs) else { return nil }
         var best = original
-        var deviations = Self.deviations(of: best.tape)
 
-        // ddmin: drop chunks of deviations (back to fifo) while the failure survives.
+        // ddmin: drop chunks of departures (back to fifo) while the failure survives with fewer.
         var granularity = 2
-        while deviations.count >= 1 && runs < budget {
-            let chunkSize = max(1, (deviations.count + granularity - 1) / granularity)
+        while runs < budget {
+            let departures = best.schedule.deviations
+            guard !departures.isEmpty else { break }
+            let chunkSize = max(1, (departures.count + granularity - 1) / granularity)
             var reduced = false
             var start = 0
-            while start < deviations.count && runs < budget {
-                let chunk = Set(deviations[start..<min(start + chunkSize, deviations.count)])
-                var candidate = Self.choices(of: best.tape)
-                for index in chunk { candidate[index] = nil }
-                if let result = attempt(candidate, runs: &runs) {
-                    best = result
-                    deviations = Self.deviations(of: best.tape)
+            while start < departures.count && runs < budget {
+                let end = min(start + chunkSize, departures.count)
+                let kept = departures[..<start] + departures[end...]
+                if let found = attempt(ScheduleStrategy(schedule: best.schedule.keeping(kept)), runs: &runs),
+                    found.departures < best.departures
+                {
+                    best = found
                     granularity = max(granularity - 1, 2)
                     reduced = true
                     break
                 }
-                start += chunkSize
+                start = end
             }
             if !reduced {
                 if chunkSize == 1 { break }
-                granularity = min(granularity * 2, deviations.count)
+                granularity = min(granularity * 2, departures.count)
             }
         }
 
-        // Toward fewer steps: try the other options of each remaining deviation.
+        // Toward fewer steps: try the other options of each remaining departure.
         var improved = true
         while improved && runs < budget {
             improved = false
-            for index in Self.deviations(of: best.tape) where runs < budget {
-                let decision = best.tape.decisions[index]
-                for option in 0..<decision.count where option != decision.chosen && runs < budget {
-                    var candidate = Self.choices(of: best.tape)
-                    candidate[index] = option
-                    guard let result = attempt(candidate, runs: &runs) else { continue }
-                    let fewerDeviations = Self.deviations(of: result.tape).count < Self.deviations(of: best.tape).count
-                    if result.steps < best.steps || fewerDeviations && result.steps <= best.steps {
-                        best = result
+            let departures = best.schedule.deviations
+            search: for (position, index) in departures.enumerated() {
+                for variation in Self.variations(of: best.schedule.entries[index]) {
+                    guard runs < budget else { break search }
+                    var kept = departures.map { best.schedule.entries[$0] }
+                    kept[position] = variation
+                    let candidate = Schedule(entries: kept)
+                    guard let found = attempt(ScheduleStrategy(schedule: candidate), runs: &runs) else { continue }
+                    let shorter = found.result.steps < best.result.steps && found.departures <= best.departures
+                    let fewer = found.departures < best.departures && found.result.steps <= best.result.steps
+                    if shorter || fewer {
+                        best = found
                         improved = true
-                        break
+                        break search
                     }
                 }
-                if improved { break }
             }
         }
-        return Outcome(tape: best.tape, result: best, runs: runs, original: original)
+        return Outcome(tape: best.result.tape, result: best.result, runs: runs, original: original.result)
+    }
+
+    /// The other departures one decision could have made: another ready job taken ahead of the
+    /// older ones, or another non-default value (the default itself is ddmin's to try).
+    static func variations(of entry: Schedule.Entry) -> [Schedule.Entry] {
+        if entry.kind == .pick {
+            // `ready` is oldest first; the oldest is `fifo`'s own choice, which is not a departure.
+            return entry.ready.indices.dropFirst().compactMap { position in
+                let job = entry.ready[position]
+                guard job != entry.job else { return nil }
+                var variation = entry
+                variation.job = job
+                variation.overtaken = Array(entry.ready[..<position])
+                return variation
+            }
+        }
+        return (1..<max(1, Int(entry.count))).compactMap { value in
+            guard value != Int(entry.chosen) else { return nil }
+            var variation = entry
+            variation.chosen = UInt32(value)
+            return variation
+        }
     }
 }
 

@@ -42,9 +42,14 @@ public struct TraceInput {
         CommandFailure(error.kind == .missingFile ? ExitStatus.missingInput : ExitStatus.badTrace, error.description)
     }
 
-    /// The recorded scenario and variant (or `variant`), checked against the catalog.
-    public func plan(in catalog: ScenarioCatalog, variant: String? = nil) throws(CommandFailure) -> RunPlan {
-        try Self.plan(for: header, path: path, in: catalog, variant: variant)
+    /// The recorded scenario and variant (or `variant`) and noise (or `noise` lanes), checked against
+    /// the catalog.
+    public func plan(in catalog: ScenarioCatalog, variant: String? = nil, noise: Int? = nil) throws(CommandFailure)
+        -> RunPlan
+    {
+        let plan = try Self.plan(for: header, path: path, in: catalog, variant: variant)
+        guard let noise, noise != plan.noise else { return plan }
+        return plan.withNoise(noise)
     }
 
     /// The plan for a trace whose header alone has been read.
@@ -67,6 +72,20 @@ public struct TraceInput {
                 "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(chosen)')")
         }
         let spec = StrategySpec(parsing: header.strategy) ?? StrategySpec(kind: .fifo)
-        return RunPlan(scenario: scenario, variant: chosen, strategy: spec)
+        return RunPlan(
+            scenario: scenario, variant: chosen, strategy: spec, noise: try noise(of: header, path: path))
+    }
+}
+
+extension TraceInput {
+    /// The noise lanes a recording ran with (its header's `noise` option; 0 when absent).
+    package static func noise(of header: TraceHeader, path: String) throws(CommandFailure) -> Int {
+        guard let text = header.options.first(where: { $0.key == "noise" })?.value else { return 0 }
+        guard let count = Int(text), (0...RunPlan.maxNoise).contains(count) else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a noise lane count 0...\(RunPlan.maxNoise) (the header says '\(text)')")
+        }
+        return count
     }
 }

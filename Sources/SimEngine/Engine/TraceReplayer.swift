@@ -20,6 +20,18 @@ public struct TraceReplayer {
         /// The schedule had to be read in a second pass: one side ran more than the look-ahead bound
         /// ahead of the other (a long stretch without decisions, or a departing run).
         public var readTwice = false
+        /// How much of the recorded schedule the replay followed.
+        public var tally = ScheduleTally()
+        /// Departures from `fifo` of the recording that the replay could not follow (a replay on
+        /// another variant only): while any is left, the verdict is inconclusive.
+        public var unfollowed: [ScheduleStrategy.Unfollowed] = []
+        /// Why the recorded schedule could not be read back as identities (its tape does not
+        /// re-run on the recorded variant); nil when it could. Inconclusive too.
+        public var scheduleProblem: String?
+
+        /// Every departure from `fifo` of the recording was followed, from a schedule read back
+        /// exactly: the verdict tested the recorded races.
+        public var isConclusive: Bool { unfollowed.isEmpty && scheduleProblem == nil && tally.isConclusive }
     }
 
     public let input: TraceInput
@@ -72,6 +84,7 @@ public struct TraceReplayer {
             lines = ["digest differs: recorded \(footer.digest), replayed \(result.digest)"]
         }
         var outcome = Outcome(result: result, divergence: lines, notes: strategy.notes, eventsCompared: sink.compared)
+        outcome.tally = strategy.tally
         outcome.reachedTruncation = sink.reachedTruncation && lines == nil
         outcome.recordedFooter = reader.footer
         outcome.recordingIsTruncated = reader.isTruncated
@@ -80,8 +93,55 @@ public struct TraceReplayer {
     }
 
     /// Replays the schedule on the plan's (possibly different) variant, for its verdict only.
+    ///
+    /// The trace's tape is first re-run on the recorded variant through a `ScheduleObserver`, which
+    /// reads it back as identities (each departure's job and the jobs it overtook, each data
+    /// decision's site and ordinal) and notes every job of the run; that schedule is then followed
+    /// on the plan's variant by `ScheduleStrategy`. The outcome tells which departures could not be
+    /// followed there.
     public func replayForVerdict() -> Outcome {
-        let (result, strategy) = plan.replay(input.tape, seed: input.header.seed)
-        return Outcome(result: result, divergence: nil, notes: strategy.notes, eventsCompared: 0)
+        let seed = input.header.seed
+        // The plan's variant and noise may differ from the recording's; the schedule is read back on
+        // the recording's own (its noise was validated when the plan was made from the header).
+        var recordedPlan = plan.withNoise((try? TraceInput.noise(of: input.header, path: input.path)) ?? 0)
+        recordedPlan.variant = input.header.variant
+        let tapeFollower = ReplayStrategy(tape: input.tape)
+        let observer = ScheduleObserver(tapeFollower)
+        let recordedJobs = JobLedger()
+        // A recording that crashed is read back up to the step before the trap (its job ran alone
+        // or as the last decision; it is not re-run here, where it would take the process down).
+        var limits = recordedPlan.scenario.limits
+        var crashed = false
+        if let footer = input.footer, case .crashed = footer.verdict {
+            crashed = true
+            limits.maxSteps = max(0, Int(footer.steps) - 1)
+        }
+        let recorded = recordedPlan.scenario.run(
+            variant: recordedPlan.variant, seed: seed, strategy: observer, sink: recordedJobs, limits: limits)
+        var schedule = observer.schedule
+        // Known work: every job that ran or was ready at a pick (a job the failure cut off still
+        // took part in the races before it).
+        let known = recordedJobs.jobs.union(observer.offered)
+        schedule.jobs = known
+        var problem: String?
+        if tapeFollower.departures > 0 || tapeFollower.consumed < input.tape.count {
+            problem =
+                "the trace's schedule does not re-run on its own variant \(input.header.variant) "
+                + "(\(tapeFollower.notes.first ?? "it asks for fewer decisions")), so it cannot be followed by identity"
+        } else if !crashed, let footer = input.footer, footer.digest != recorded.digest {
+            problem =
+                "the trace's schedule re-runs differently on its own variant \(input.header.variant) "
+                + "(digest \(recorded.digest), recorded \(footer.digest)), so it cannot be followed by identity"
+        }
+        let strategy = ScheduleStrategy(schedule: schedule)
+        let replayedJobs = JobLedger(known: known)
+        strategy.ledger = replayedJobs
+        let result = plan.run(seed: seed, strategy: strategy, sink: replayedJobs)
+        var outcome = Outcome(result: result, divergence: nil, notes: strategy.notes, eventsCompared: 0)
+        outcome.tally = strategy.tally
+        outcome.tally.unknownJobs = replayedJobs.unknown
+        outcome.unfollowed = strategy.unfollowedDeviations(ran: replayedJobs)
+        outcome.scheduleProblem = problem
+        return outcome
     }
 }

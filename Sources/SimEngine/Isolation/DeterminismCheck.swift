@@ -30,8 +30,11 @@ package enum DeterminismCheck {
         }
         let path = temporaryTracePath("recheck")
         defer { unlink(path) }
-        let again = try IsolatedRecording(scenario: header.scenario, variant: header.variant, strategy: header.strategy)
-            .record(seed: header.seed, tapeFrom: trace, to: path)
+        let again = try IsolatedRecording(
+            scenario: header.scenario, variant: header.variant, strategy: header.strategy,
+            noise: try TraceInput.noise(of: header, path: trace)
+        )
+        .record(seed: header.seed, tapeFrom: trace, to: path)
         let divergence = try TraceComparison(expected: trace, actual: path)
             .firstDifference(expectedLabel: "recorded", actualLabel: "re-run")
         return Verdict(again: again, divergence: divergence)

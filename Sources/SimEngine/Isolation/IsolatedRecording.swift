@@ -22,11 +22,14 @@ package struct IsolatedRecording {
     package let scenario: String
     package let variant: String
     package let strategy: String
+    /// Noise lanes of the run (the plan's, or the recording's).
+    package let noise: Int
 
-    package init(scenario: String, variant: String, strategy: String) {
+    package init(scenario: String, variant: String, strategy: String, noise: Int = 0) {
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
+        self.noise = noise
     }
 
     /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
@@ -34,6 +37,7 @@ package struct IsolatedRecording {
         var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] }
+        if noise > 0 { arguments += ["--noise", String(noise)] }
         let output = try ChildProcess.run(arguments)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)

@@ -29,10 +29,13 @@ package struct WorkerArguments: Sendable, Equatable {
     /// A trace whose first `keep` decisions every run follows (`fuzz --from`).
     package var from: String?
     package var keep: Int
+    /// Noise lanes added to every run (the plan's `--noise`).
+    package var noise: Int
 
     package init(
         scenario: String, variant: String, strategy: String, worker: Int, workers: Int, goals: Int, space: SeedSpace,
-        estimatedSteps: Int?, keepGoing: Bool, milliseconds: Int64?, resume: Range<UInt64>?, from: String?, keep: Int
+        estimatedSteps: Int?, keepGoing: Bool, milliseconds: Int64?, resume: Range<UInt64>?, from: String?, keep: Int,
+        noise: Int = 0
     ) {
         self.scenario = scenario
         self.variant = variant
@@ -47,6 +50,7 @@ package struct WorkerArguments: Sendable, Equatable {
         self.resume = resume
         self.from = from
         self.keep = keep
+        self.noise = noise
     }
 
     /// The arguments after the executable, as `simrun _worker` parses them.
@@ -65,6 +69,7 @@ package struct WorkerArguments: Sendable, Equatable {
         }
         if keepGoing { arguments.append("--keep-going") }
         if let from { arguments += ["--from", from, "--keep", String(keep)] }
+        if noise > 0 { arguments += ["--noise", String(noise)] }
         return arguments
     }
 
@@ -79,8 +84,9 @@ package struct WorkerArguments: Sendable, Equatable {
             throw .usage("unknown strategy '\(strategy)' (strategies: \(StrategySpec.names))")
         }
         var plan =
-            estimatedSteps.map { RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0) }
-            ?? RunPlan(scenario: found, variant: chosen, strategy: spec)
+            estimatedSteps.map {
+                RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
+            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
         if let from {
             plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
         }

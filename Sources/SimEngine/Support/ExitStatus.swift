@@ -7,7 +7,8 @@ public enum ExitStatus {
     public static let ok: Int32 = 0
     /// A bug was found, an oracle failed, or a replay diverged.
     public static let failure: Int32 = 1
-    /// A replay on another variant could not follow the recorded schedule, so it proves nothing.
+    /// A replay on another variant could not follow a departure from `fifo` of the trace: the
+    /// recorded race never happened there, so its verdict says nothing (neither pass nor fail).
     public static let inconclusive: Int32 = 2
     /// The command line is wrong: an unknown option, scenario or variant, a malformed value.
     public static let usage: Int32 = 64
@@ -24,7 +25,7 @@ public enum ExitStatus {
     public static let table: [(code: Int32, meaning: String)] = [
         (ok, "ok: no bug found, replay identical, output written"),
         (failure, "bug found: an oracle failed, a run crashed, or a replay diverged"),
-        (inconclusive, "inconclusive replay: the schedule could not be followed"),
+        (inconclusive, "inconclusive replay: a non-fifo decision could not be followed"),
         (usage, "usage: bad option, value, scenario or variant"),
         (badTrace, "bad trace: unreadable, damaged or foreign trace file"),
         (missingInput, "missing input: a trace file does not exist"),

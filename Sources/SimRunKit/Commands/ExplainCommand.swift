@@ -126,6 +126,10 @@ struct ExplainCommand: CatalogCommand {
                         lines.append(
                             "    \("".padding(8)) \("".padding(14)) decision \(decisions): pick \(text.text(decision.lane))/\(text.text(decision.label))#\(decision.ordinal) (option \(decision.chosen + 1) of \(decision.count); fifo: \(decision.fallback + 1))"
                         )
+                    } else if decision.afterEvent == event {
+                        lines.append(
+                            "    \("".padding(8)) \("".padding(14)) decision \(decisions): \(decision.kind.name) \(text.text(decision.label)) = \(decision.chosen) of \(decision.count)"
+                        )
                     }
                 case .footer, .checkpoint:
                     break
@@ -169,10 +173,7 @@ struct ExplanationText {
         return String(repeating: " ", count: max(0, 6 - percent.count)) + percent
     }
 
-    private func what(_ row: Explainer.Row) -> String {
-        if let taken = row.offer?.taken { return taken.description }
-        return "\(row.decision.kind.name) = \(row.decision.chosen) of \(row.decision.count)"
-    }
+    private func what(_ row: Explainer.Row) -> String { row.took }
 
     func table() -> [String] {
         let rows = explanation.rows
@@ -215,7 +216,7 @@ struct ExplanationText {
         let at = "at virtual time \(EventText.time(row.time))"
         guard let offer = row.offer, let taken = offer.taken else {
             return
-                "The bug became certain at decision \(row.number), a \(row.decision.kind.name) choice of option \(row.decision.chosen) of \(row.decision.count) \(at): \(odds); the timeline around it:"
+                "The bug became certain at decision \(row.number), \(row.took) \(at): \(odds); the timeline around it:"
         }
         let overtook: String
         if let overtaken = offer.overtaken {

@@ -18,7 +18,8 @@ extension FuzzCommand {
         guard let from else {
             let found = try context.catalog.scenario(named: scenario ?? "")
             return RunPlan(
-                scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy)
+                scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy,
+                noise: noise ?? 0)
         }
         let input = try TraceInput(path: from)
         // Another scenario's schedule would be followed by job identity and silently mostly ignored.
@@ -30,7 +31,9 @@ extension FuzzCommand {
         let found = try context.catalog.scenario(named: input.header.scenario)
         let chosen = try context.catalog.variant(
             variant.variant ?? (found.hasVariant(input.header.variant) ? input.header.variant : nil), of: found)
-        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy)
+        let recordedNoise = try TraceInput.noise(of: input.header, path: from)
+        let lanes = noise ?? recordedNoise
+        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes)
         // Half by default: the trace's opening is kept, its ending explored.
         plan.prefix = SchedulePrefix(tape: input.tape, keep: keep ?? input.tape.count / 2, source: from)
         return plan

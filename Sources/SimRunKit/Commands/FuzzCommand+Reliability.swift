@@ -37,7 +37,7 @@ extension FuzzCommand {
         let suffix = number == 0 ? "" : "-\(number + 1)"
         let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description)
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
         let (recorded, path) = try FindingStore(console: console).save(to: wanted) {
             (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
             try recording.record(seed: crash.seed, to: target)

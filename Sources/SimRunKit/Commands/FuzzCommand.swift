@@ -57,10 +57,17 @@ struct FuzzCommand: CatalogCommand {
     @Flag(help: "Keep going after the first failure, collecting every distinct one.") var keepGoing = false
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
     @Flag(help: "Do not print the timeline of the first failure.") var noShow = false
+    @Option(
+        help:
+            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
+    ) var noise: Int?
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
+        if let noise, !(0...RunPlan.maxNoise).contains(noise) {
+            throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
+        }
         try validateFrom()
         try validateResult()
         if shards != nil && shard != .auto { throw ValidationError("--shards is for --shard auto") }
@@ -191,6 +198,16 @@ struct FuzzCommand: CatalogCommand {
             "summary: \(report.schedules) schedules in \(String(format: report.seconds, decimals: 2))s (\(rate)/s), \(report.failures) failures, \(report.findings.count + crashes) distinct"
         if strategy.kind == .dfs { line += report.exhausted ? ", space exhausted" : ", space NOT exhausted" }
         console.out(line)
+        if strategy.kind == .dfs {
+            // Iterative bounding: say which bounds were exhausted, and when.
+            let rounds = report.exhaustedRounds.map { "≤\($0.bound) after \($0.runs)" }
+            let bound = strategy.parameter ?? 2
+            let open = report.exhausted ? "" : "; ≤\(report.exhaustedRounds.count) NOT exhausted"
+            if !report.exhausted || bound > 0 {
+                console.out(
+                    "  preemption bounds exhausted: \(rounds.isEmpty ? "none" : rounds.joined(separator: ", "))\(open)")
+            }
+        }
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
         }

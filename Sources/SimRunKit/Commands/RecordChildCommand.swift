@@ -17,12 +17,14 @@ struct RecordChildCommand: CatalogCommand {
     @Option var seed: UInt64
     @Option var out: String
     @Option(help: "Follow the schedule of this trace instead of the strategy.") var tapeFrom: String?
+    @Option(help: "Noise lanes added to the run.") var noise: Int = 0
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
         let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
         let plan = RunPlan(
-            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec)
+            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
+            noise: noise)
         let strategyObject: any Strategy
         if let tapeFrom {
             strategyObject = ReplayStrategy(tape: try TraceInput(path: tapeFrom).tape)

@@ -7,21 +7,36 @@ struct ReplayCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay", abstract: "Re-run a trace's schedule and compare, or check it on another variant.",
         discussion: """
-            On the recorded variant: every event is compared with the recording; exit 0 when identical, 1 on \
-            divergence (the first differing event is shown with context). With --variant naming another \
-            variant: the schedule is followed by job identity; exit 0 when its oracles hold, 1 when one fails.
+            On the recorded variant: every event is compared with the recording; a divergence shows the first \
+            differing event with context. With --variant naming another variant: the schedule is followed by \
+            identity (each departure from fifo by the job it took and the jobs it went ahead of, each data \
+            decision by its site); when a non-fifo decision of the trace could not be followed there, the \
+            replay is inconclusive — the recorded race never happened, so the run tested nothing. Every \
+            replay prints how many decisions it followed; notes go to stderr.
 
             \(ExitStatus.helpText(for: codes))
             """)
 
     /// The codes `replay` can return (the exit-code test walks each one).
     static let codes = [
-        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.badTrace,
+        ExitStatus.missingInput,
     ]
 
     @Argument(help: "The .simtrace file.") var trace: String
     @OptionGroup var variant: VariantOption
     @OptionGroup var output: OutputOptions
+    @Option(
+        help:
+            "Replay with this many noise lanes instead of the recording's (background jobs that touch nothing; the schedule is followed by identity, as on another variant)."
+    )
+    var noise: Int?
+
+    func validate() throws {
+        if let noise, !(0...RunPlan.maxNoise).contains(noise) {
+            throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
+        }
+    }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
@@ -30,7 +45,7 @@ struct ReplayCommand: CatalogCommand {
         // here, then the schedule and the events together. Only when the last frame shows a run
         // that did not crash (a crashing schedule must run in a child) — or when another variant
         // asks for the verdict only — is the trace loaded first.
-        if variant.variant == nil, case let ending = TraceEnding.read(path: trace), ending != .unknown {
+        if variant.variant == nil, noise == nil, case let ending = TraceEnding.read(path: trace), ending != .unknown {
             if case .footer(let footer) = ending, case .crashed = footer.verdict {
                 return try replayLoaded(context)
             }
@@ -53,8 +68,11 @@ struct ReplayCommand: CatalogCommand {
     private func replayLoaded(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let input = try TraceInput(path: trace)
         let console = context.console
-        let onOther = variant.variant != nil && variant.variant != input.header.variant
-        let plan = try input.plan(in: context.catalog, variant: variant.variant)
+        let recordedNoise = try TraceInput.noise(of: input.header, path: trace)
+        let onOther =
+            variant.variant != nil && variant.variant != input.header.variant
+            || noise != nil && noise != recordedNoise
+        let plan = try input.plan(in: context.catalog, variant: variant.variant, noise: noise)
         if case .crashed(let message) = input.footer?.verdict {
             let status = try CrashReplay(input: input, plan: plan).run(console: console)
             if status == ExitStatus.ok { for line in try CrashContext(path: trace).lines { console.out(line) } }
@@ -73,16 +91,29 @@ struct ReplayCommand: CatalogCommand {
             for note in outcome.notes { console.err("note: \(note)") }
             let failed = outcome.result.verdict.isFailure
             console.verdict(
-                "\(title): schedule of \(input.header.variant) replayed on \(plan.variant): "
+                "\(title): schedule of \(input.header.variant) replayed on \(plan.variant)"
+                    + (plan.noise != recordedNoise ? " with \(plan.noise) noise lanes: " : ": ")
                     + (failed ? "FAIL — \(outcome.result.verdict)" : "pass"))
-            let status = failed ? ExitStatus.failure : ExitStatus.ok
+            console.out(outcome.tally.line)
+            var status = failed ? ExitStatus.failure : ExitStatus.ok
+            if let problem = outcome.scheduleProblem {
+                console.out("inconclusive: \(problem) — the fix was not tested on this schedule")
+                status = ExitStatus.inconclusive
+            } else if let first = outcome.unfollowed.first {
+                let more = outcome.unfollowed.count > 1 ? " (and \(outcome.unfollowed.count - 1) more)" : ""
+                console.out(
+                    "inconclusive: decision \(first.entry.number) (\(first.entry.summary)) could not be followed on variant "
+                        + "\(plan.variant)\(more) — the fix was not tested on this schedule")
+                status = ExitStatus.inconclusive
+            }
             console.json(
                 document(
-                    verdict: failed ? "fail" : "pass", status: status, header: input.header, plan: plan,
-                    outcome: outcome.result.verdict,
+                    verdict: status == ExitStatus.inconclusive ? "inconclusive" : failed ? "fail" : "pass",
+                    status: status, header: input.header, plan: plan, outcome: outcome.result.verdict,
                     extra: [
                         .init("digest", .string(outcome.result.digest.description)),
                         .init("notes", .array(outcome.notes.map { .string($0) })),
+                        .init("followed", .string(outcome.tally.line)),
                     ]
                 ).text)
             return status
@@ -125,12 +156,14 @@ struct ReplayCommand: CatalogCommand {
             console.verdict(
                 "\(title): identical up to the truncation point — \(outcome.eventsCompared) events; the recording ends there, the replay went on to \(outcome.result.eventCount) events, verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass")"
             )
+            console.out(outcome.tally.line)
             return status
         }
         let recordedVerdict = footer.map { "\($0.verdict)" } ?? "none (truncated)"
         console.verdict(
             "\(title): identical — \(outcome.eventsCompared) events, digest \(outcome.result.digest); verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass") (recorded: \(recordedVerdict))"
         )
+        console.out(outcome.tally.line)
         return status
     }
 

@@ -26,6 +26,16 @@ struct RunCommand: CatalogCommand {
     @Option(help: "Where a failing run's trace goes when --out is not given.") var failureDir = "simrun-failures"
     @Flag(help: "Run the seed in two separate processes and compare their events (exit 1 when they differ).")
     var checkDeterminism = false
+    @Option(
+        help:
+            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
+    ) var noise: Int = 0
+
+    func validate() throws {
+        if !(0...RunPlan.maxNoise).contains(noise) {
+            throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
+        }
+    }
     @OptionGroup var output: OutputOptions
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
@@ -33,7 +43,8 @@ struct RunCommand: CatalogCommand {
         if let out { try OutputPath.prepareFile(out, flag: "--out") }
         let found = try context.catalog.scenario(named: scenario)
         let plan = RunPlan(
-            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy)
+            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy,
+            noise: noise)
         if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out

@@ -28,6 +28,7 @@ struct WorkerChildCommand: CatalogCommand {
     @Option(help: "A trace whose first --keep decisions every run follows (fuzz --from).") var from: String?
     @Option var keep: Int = 0
     @Option(help: "The plan's step estimate, learned by the parent (no probe run here).") var estimatedSteps: Int?
+    @Option(help: "Noise lanes added to every run.") var noise: Int = 0
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // The campaign logic is SimEngine's (`WorkerArguments.run` drives `CampaignWorker`); this
@@ -42,7 +43,7 @@ struct WorkerChildCommand: CatalogCommand {
         try WorkerArguments(
             scenario: scenario, variant: variant, strategy: strategy, worker: worker, workers: workers, goals: goals,
             space: space, estimatedSteps: estimatedSteps, keepGoing: keepGoing, milliseconds: milliseconds,
-            resume: resume, from: from, keep: keep
+            resume: resume, from: from, keep: keep, noise: noise
         ).run(catalog: context.catalog, console: context.console)
         return ExitStatus.ok
     }
