@@ -115,9 +115,10 @@ public struct TraceCorpus: Sendable {
             // Then the replay cannot test the fix, and a pct campaign on the fixed variant must.
             let racesRemoved = outcome.unfollowed.allSatisfy { $0.reason == .ordered || $0.reason == .missing }
             guard racesRemoved else {
+                let why = outcome.notes.joined(separator: "; ")
                 Issue.record(
-                    "\(trace.path) on \(variant): inconclusive — \(outcome.tally.line); "
-                        + outcome.notes.joined(separator: "; "), sourceLocation: sourceLocation)
+                    "\(trace.path) on \(variant): inconclusive — \(outcome.tally.line); \(why)",
+                    sourceLocation: sourceLocation)
                 return false
             }
             var campaign = plan
@@ -125,8 +126,8 @@ public struct TraceCorpus: Sendable {
             let report = Fuzzer(plan: campaign, configuration: Fuzzer.Configuration(seeds: 0..<500, jobs: 1)).run()
             if report.failures > 0 {
                 Issue.record(
-                    "\(trace.path): \(variant) removes the recorded race, but fails elsewhere "
-                        + "(pct, seeds 0..<500: \(report.failures) failures)", sourceLocation: sourceLocation)
+                    "\(trace.path): \(variant) removes the recorded race, but fails elsewhere (pct, seeds 0..<500: \(report.failures) failures)",
+                    sourceLocation: sourceLocation)
                 return false
             }
             return true
