@@ -16,6 +16,7 @@ public final class JobLedger: EventSink {
     /// Collects the jobs that run, and counts those outside `known` (when given).
     public init(known: Set<JobKey>? = nil) { self.known = known }
 
+    /// Learns a symbol's text, so jobs can be named by their lane and label.
     public func define(_ symbol: Symbol, _ text: String) {
         while texts.count <= Int(symbol.raw) { texts.append("") }
         texts[Int(symbol.raw)] = text
@@ -23,6 +24,7 @@ public final class JobLedger: EventSink {
         if text == "ordinal" { ordinalKey = symbol }
     }
 
+    /// Notes the job an event starts (a `sched.pick`), in the order jobs ran.
     public func record(_ event: Event) {
         guard event.kind == pickKind, let ordinalKey else { return }
         var ordinal: UInt32 = 0
@@ -35,6 +37,7 @@ public final class JobLedger: EventSink {
         jobs.insert(key)
     }
 
+    /// Decisions carry nothing the ledger needs: the picks' events name the jobs.
     public func record(_ decision: Decision) {}
 
     private func text(_ symbol: Symbol) -> String {

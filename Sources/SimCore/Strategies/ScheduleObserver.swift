@@ -21,8 +21,10 @@ public final class ScheduleObserver: Strategy {
         self.keepsReadySets = keepsReadySets
     }
 
+    /// The observed strategy's description: observing changes no choice.
     public var description: String { inner.description }
 
+    /// Starts the observed strategy and a fresh record of this run's schedule.
     public func start(seed: UInt64, symbols: SymbolTable) {
         self.symbols = symbols
         schedule = Schedule()
@@ -31,6 +33,7 @@ public final class ScheduleObserver: Strategy {
         inner.start(seed: seed, symbols: symbols)
     }
 
+    /// Lets the observed strategy pick, and records the pick by identity with the jobs it went ahead of.
     public func pick(_ ready: ReadySet) -> Int {
         let chosen = inner.pick(ready)
         let table = ready.symbols
@@ -55,6 +58,7 @@ public final class ScheduleObserver: Strategy {
         return chosen
     }
 
+    /// Lets the observed strategy choose, and records the choice by site and per-site ordinal.
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         let chosen = inner.choose(count, kind: kind, site: site)
         let text = symbols[site]
@@ -67,6 +71,8 @@ public final class ScheduleObserver: Strategy {
         return chosen
     }
 
+    /// Passes the end of the run on to the observed strategy.
     public func finish(steps: Int) { inner.finish(steps: steps) }
+    /// The observed strategy's notes.
     public var notes: [String] { inner.notes }
 }

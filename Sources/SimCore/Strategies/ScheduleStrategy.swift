@@ -64,8 +64,10 @@ public final class ScheduleStrategy: Strategy {
         overtaken = schedule.entries.map { Set($0.overtaken) }
     }
 
+    /// `replay`: a recorded schedule followed by identity.
     public var description: String { "replay" }
 
+    /// Starts following the schedule from its first decision, with nothing run yet.
     public func start(seed: UInt64, symbols: SymbolTable) {
         self.symbols = symbols
         siteCounts.removeAll(keepingCapacity: true)
@@ -81,6 +83,7 @@ public final class ScheduleStrategy: Strategy {
         JobKey(lane: table[candidate.lane], label: table[candidate.label], ordinal: candidate.ordinal)
     }
 
+    /// Fifo, except where a recorded race is on: then the job the schedule took ahead of the ones it overtook.
     public func pick(_ ready: ReadySet) -> Int {
         let table = ready.symbols
         let fifo = ready.fifoIndex
@@ -121,6 +124,7 @@ public final class ScheduleStrategy: Strategy {
         return fifo
     }
 
+    /// The recorded value for this site's next ordinal, or the default (0) when the schedule has none.
     public func choose(_ count: Int, kind: DecisionKind, site: Symbol) -> Int {
         let text = symbols[site]
         let ordinal = (siteCounts[text] ?? 0) + 1
@@ -135,6 +139,7 @@ public final class ScheduleStrategy: Strategy {
     /// The run's ledger, if the caller records one: notes then tell why more precisely.
     public var ledger: JobLedger?
 
+    /// Ends the run with a note for each recorded departure it could not follow (at most 20).
     public func finish(steps: Int) {
         for missed in unfollowedDeviations(ran: ledger).prefix(20) {
             notes.append(
