@@ -90,22 +90,28 @@ struct ReplayCommand: CatalogCommand {
             let outcome = replayer.replayForVerdict()
             for note in outcome.notes { console.err("note: \(note)") }
             let failed = outcome.result.verdict.isFailure
+            // Why the recorded race could not be re-enacted, when it could not. A failure on the other
+            // variant is evidence whatever was followed (exit 1); a pass is evidence only when every
+            // non-fifo decision was followed, else it is inconclusive (exit 2), never a pass.
+            var inconclusive: String?
+            if let problem = outcome.scheduleProblem {
+                inconclusive = "\(problem) — the fix was not tested on this schedule"
+            } else if let first = outcome.unfollowed.first {
+                let more = outcome.unfollowed.count > 1 ? " (and \(outcome.unfollowed.count - 1) more)" : ""
+                inconclusive =
+                    "decision \(first.entry.number) (\(first.entry.summary)) could not be followed on variant "
+                    + "\(plan.variant)\(more) — the fix was not tested on this schedule"
+            }
+            let status =
+                failed ? ExitStatus.failure : inconclusive != nil ? ExitStatus.inconclusive : ExitStatus.ok
             console.verdict(
                 "\(title): schedule of \(input.header.variant) replayed on \(plan.variant)"
                     + (plan.noise != recordedNoise ? " with \(plan.noise) noise lanes: " : ": ")
-                    + (failed ? "FAIL — \(outcome.result.verdict)" : "pass"))
+                    + (failed
+                        ? "FAIL — \(outcome.result.verdict)"
+                        : inconclusive != nil ? "passed, off the recorded schedule" : "pass"))
             console.out(outcome.tally.line)
-            var status = failed ? ExitStatus.failure : ExitStatus.ok
-            if let problem = outcome.scheduleProblem {
-                console.out("inconclusive: \(problem) — the fix was not tested on this schedule")
-                status = ExitStatus.inconclusive
-            } else if let first = outcome.unfollowed.first {
-                let more = outcome.unfollowed.count > 1 ? " (and \(outcome.unfollowed.count - 1) more)" : ""
-                console.out(
-                    "inconclusive: decision \(first.entry.number) (\(first.entry.summary)) could not be followed on variant "
-                        + "\(plan.variant)\(more) — the fix was not tested on this schedule")
-                status = ExitStatus.inconclusive
-            }
+            if let inconclusive { console.out("\(failed ? "note" : "inconclusive"): \(inconclusive)") }
             console.json(
                 document(
                     verdict: status == ExitStatus.inconclusive ? "inconclusive" : failed ? "fail" : "pass",
