@@ -25,6 +25,8 @@ public struct ActionProps {
     public var onHandleFailureNextTrigger: ((NativeActionTriggerModel) -> Void)?
     /// The live value of a variable now (not the snapshot).
     public var findVariable: (String) -> NativeVariableModel?
+    /// The frame's scope for async work (Android's `coroutineScope`); nil when the tree has none.
+    public var coroutineScope: NativeFrameScope?
 
     /// Props with the given snapshots and callbacks; callbacks left out do nothing.
     public init(
@@ -34,7 +36,8 @@ public struct ActionProps {
         onHandleNextTrigger: ((NativeActionTriggerModel) -> Void)? = nil,
         onHandleSuccessNextTrigger: ((NativeActionTriggerModel) -> Void)? = nil,
         onHandleFailureNextTrigger: ((NativeActionTriggerModel) -> Void)? = nil,
-        findVariable: @escaping (String) -> NativeVariableModel? = { _ in nil }
+        findVariable: @escaping (String) -> NativeVariableModel? = { _ in nil },
+        coroutineScope: NativeFrameScope? = nil
     ) {
         self.listItemIndex = listItemIndex
         self.variables = variables
@@ -46,6 +49,7 @@ public struct ActionProps {
         self.onHandleSuccessNextTrigger = onHandleSuccessNextTrigger
         self.onHandleFailureNextTrigger = onHandleFailureNextTrigger
         self.findVariable = findVariable
+        self.coroutineScope = coroutineScope
     }
 
     /// Fires the success callback with this props' trigger.

@@ -19,6 +19,8 @@ public final class SyncNativeAction: INativeAction {
 
 /// A handler that launches its body as a job (a coroutine or `Task` in the real SDKs) on `lane`:
 /// `handle` returns at once, so the walker goes on to the next root sibling before the body runs.
+/// When the props carry the frame's scope the body is launched in it, so clearing the frame before
+/// the body's turn cancels it.
 public final class AsyncNativeAction: INativeAction {
     unowned let sim: Simulation
     private let lane: String
@@ -37,6 +39,10 @@ public final class AsyncNativeAction: INativeAction {
     /// Posts the body as a job on the handler's lane and returns at once.
     public func handle(actionProps: ActionProps) {
         let body = self.body
-        sim.post(on: lane, label) { body(actionProps) }
+        if let scope = actionProps.coroutineScope {
+            scope.launch(on: lane, label) { body(actionProps) }
+        } else {
+            sim.post(on: lane, label) { body(actionProps) }
+        }
     }
 }

@@ -15,16 +15,22 @@ public final class NativeActionTree {
     public let provider: NativeActionProvider
     /// The frame whose variables and blocks the handlers see.
     public let state: NativeFrameState
+    /// The frame's scope every trigger's props carry, as `ActionTree` passes its `coroutineScope`.
+    public let scope: NativeFrameScope?
     /// Triggers sent to the fallback (no handler), in order.
     public private(set) var fallbacks: [String] = []
     /// Triggers entered, in order (a trigger entered twice appears twice).
     public private(set) var entered: [String] = []
 
-    /// A walker over `provider`'s handlers and `state`'s variables.
-    public init(sim: Simulation, provider: NativeActionProvider, state: NativeFrameState) {
+    /// A walker over `provider`'s handlers and `state`'s variables; `scope` is the frame's scope
+    /// for async handlers (none: they post their work unscoped).
+    public init(
+        sim: Simulation, provider: NativeActionProvider, state: NativeFrameState, scope: NativeFrameScope? = nil
+    ) {
         self.sim = sim
         self.provider = provider
         self.state = state
+        self.scope = scope
     }
 
     /// Runs `action` for `event` (from a list item when `listItemIndex` is given).
@@ -77,7 +83,8 @@ public final class NativeActionTree {
             onVariableChange: { state.setVariable($0) }, blocks: state.blocks,
             onChangeBlock: { state.changeBlock($0) }, trigger: trigger,
             onHandleNextTrigger: advance(.next), onHandleSuccessNextTrigger: advance(.success),
-            onHandleFailureNextTrigger: advance(.failure), findVariable: { state.variables[$0] })
+            onHandleFailureNextTrigger: advance(.failure), findVariable: { state.variables[$0] },
+            coroutineScope: scope)
         handler.handle(actionProps: props)
         sim.emit("trigger.exit", name)
     }

@@ -28,16 +28,36 @@ public enum ExecutingType: Hashable, Sendable {
 /// and `concurrent` start their work from an OperationQueue, which is a hop (a job here);
 /// `onlyResult` runs the first activation only and hands its result to every activation that
 /// arrived meanwhile.
+///
+/// Cancelers, from the same file (Boardy 1.61+, `TaskStore.installCanceler`,
+/// `cancelPendingTasksIfNeeded`; docs/MIGRATING_TO_1.61.md: earlier releases dropped the canceler):
+/// a started task's executor returns a canceler; cancelling tasks (`latest`, or the board going away)
+/// first calls the canceler of every started task, then delivers processing(false) and
+/// completion(.cancelled) to each; a task cancelled while its executor has not yet returned has its
+/// canceler called as soon as it is returned; a task that finished first has its canceler dropped
+/// unused; a task that never started has no canceler.
 public final class BlockTaskBoard: ActivatableBoard {
     /// Runs the task for an input and calls the completion, now or from a later job.
     public typealias Executor = (_ input: BoardValue, _ completion: @escaping (BoardTaskResult) -> Void) -> Void
+    /// Like `Executor`, and returns the canceler that stops the work it started.
+    public typealias CancelableExecutor = (
+        _ input: BoardValue, _ completion: @escaping (BoardTaskResult) -> Void
+    ) -> BlockTaskCanceler
 
     private enum Phase { case pending, waitingForOperation, running }
+
+    /// Where a started task's canceler is: the executor has not returned it yet, or it is held.
+    private enum CancelerState {
+        case notStarted
+        case awaitingInstallation
+        case installed(BlockTaskCanceler)
+    }
 
     private struct TaskRecord {
         let number: Int
         let parameter: BlockTaskParameter
         var phase: Phase
+        var canceler: CancelerState = .notStarted
     }
 
     /// The board's address within its motherboard.
@@ -47,7 +67,9 @@ public final class BlockTaskBoard: ActivatableBoard {
     unowned let sim: Simulation
     /// How activations that overlap are treated.
     public let executingType: ExecutingType
-    private let executor: Executor
+    private let executor: CancelableExecutor
+    /// Tasks cancelled before their executor returned: their canceler is called on return.
+    private var cancelledBeforeInstallation: Set<Int> = []
     private var records: [TaskRecord] = []
     private var nextNumber = 0
     private var runningOperations = 0
@@ -61,6 +83,8 @@ public final class BlockTaskBoard: ActivatableBoard {
     public private(set) var cancelled = 0
     /// Activations rejected while a task ran (`only`).
     public private(set) var rejected = 0
+    /// Cancelers the board called, in order of the task numbers they belong to.
+    public private(set) var cancelersCalled: [Int] = []
     /// The most tasks that were running at once.
     public private(set) var peakRunning = 0
 
@@ -68,9 +92,29 @@ public final class BlockTaskBoard: ActivatableBoard {
     public var activeCount: Int { records.count }
     private var runningCount: Int { records.filter { $0.phase == .running }.count }
 
-    /// A block task board with a policy.
-    public init(
+    /// A block task board with a policy whose executor cannot be cancelled (returns `.none`).
+    public convenience init(
         _ identifier: String, sim: Simulation, executingType: ExecutingType = .default, executor: @escaping Executor
+    ) {
+        self.init(identifier, sim: sim, executingType: executingType) { input, completion in
+            executor(input, completion)
+            return .none
+        }
+    }
+
+    /// A block task board with a policy whose executor returns a canceler for the work it starts.
+    ///
+    /// A factory, not an initialiser, so a trailing closure never has two initialisers to match.
+    public static func cancelable(
+        _ identifier: String, sim: Simulation, executingType: ExecutingType = .default,
+        executor: @escaping CancelableExecutor
+    ) -> BlockTaskBoard {
+        BlockTaskBoard(identifier, sim: sim, executingType: executingType, returningCancelers: executor)
+    }
+
+    private init(
+        _ identifier: String, sim: Simulation, executingType: ExecutingType,
+        returningCancelers executor: @escaping CancelableExecutor
     ) {
         self.identifier = identifier
         self.sim = sim
@@ -132,7 +176,26 @@ public final class BlockTaskBoard: ActivatableBoard {
         started += 1
         peakRunning = max(peakRunning, runningCount)
         sim.emit("task.start", identifier, ["task": .int(number)])
-        executor(records[index].parameter.input) { [self] result in finish(number, result) }
+        records[index].canceler = .awaitingInstallation
+        let canceler = executor(records[index].parameter.input) { [self] result in finish(number, result) }
+        install(canceler, for: number)
+    }
+
+    /// Keeps the canceler of a task still running; calls it at once if the task was cancelled while
+    /// its executor ran; drops it if the task already finished.
+    private func install(_ canceler: BlockTaskCanceler, for number: Int) {
+        if let index = records.firstIndex(where: { $0.number == number }) {
+            records[index].canceler = .installed(canceler)
+        } else if cancelledBeforeInstallation.remove(number) != nil {
+            callCanceler(canceler, of: number, late: true)
+        }
+    }
+
+    private func callCanceler(_ canceler: BlockTaskCanceler, of number: Int, late: Bool) {
+        guard let handler = canceler.handler else { return }
+        cancelersCalled.append(number)
+        sim.emit("task.canceler", identifier, ["task": .int(number), "late": .bool(late)])
+        handler()
     }
 
     // MARK: Operation queue (latest, concurrent)
@@ -168,9 +231,24 @@ public final class BlockTaskBoard: ActivatableBoard {
 
     // MARK: Ending
 
+    /// Cancels every task, started or waiting, as upstream's `cancelPendingTasksIfNeeded` does when
+    /// a `latest` activation arrives or the board is deinitialised (the board does not complete).
+    public func cancelPendingTasks() {
+        sim.emit("board.cancelTasks", identifier, ["tasks": .int(records.count)])
+        cancelAll()
+    }
+
     private func cancelAll() {
         let cancelledRecords = records
         records.removeAll()
+        // Every started task's canceler runs before any cancellation is delivered.
+        for record in cancelledRecords {
+            switch record.canceler {
+            case .installed(let canceler): callCanceler(canceler, of: record.number, late: false)
+            case .awaitingInstallation: cancelledBeforeInstallation.insert(record.number)
+            case .notStarted: break
+            }
+        }
         for record in cancelledRecords {
             cancelled += 1
             // A running operation that is cancelled finishes at once and frees its slot.
