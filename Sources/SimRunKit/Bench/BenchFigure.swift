@@ -55,3 +55,18 @@ extension Double {
         return rounded(significant: 3)
     }
 }
+
+extension BenchFigure {
+    /// A rate held against a faster baseline rate of the same run: the ratio is baseline / rate,
+    /// shown as `N x slower` (the kernel, timer and async rows).
+    static func rate(
+        key: String, name: String, _ rate: Double, unit: String = "jobs/s", against baselineName: String,
+        _ baseline: Double, ratioMeaning: String, target: String, met: Bool?, note: String
+    ) -> BenchFigure {
+        let slower = baseline / rate
+        return BenchFigure(
+            key: key, name: name, value: rate, unit: unit, baselineName: baselineName, baseline: baseline,
+            ratioText: "\(slower.rounded(significant: 3))x slower", ratio: slower, ratioMeaning: ratioMeaning,
+            target: target, met: met, note: note)
+    }
+}

@@ -16,11 +16,9 @@ extension Benchmark {
         }
         let timers = Double(jobs) / timerSeconds
         let lanes = Double(jobs) / laneSeconds
-        let slower = lanes / timers
-        return BenchFigure(
-            key: "timer_jobs_per_second", name: "timer jobs/s, \(workload.chains) pending timers", value: timers,
-            unit: "jobs/s", baselineName: "the same jobs posted on lanes", baseline: lanes,
-            ratioText: "\(slower.rounded(significant: 3))x slower", ratio: slower,
+        return .rate(
+            key: "timer_jobs_per_second", name: "timer jobs/s, \(workload.chains) pending timers", timers,
+            against: "the same jobs posted on lanes", lanes,
             ratioMeaning: "lane-job rate / timer-job rate", target: "context", met: nil,
             note:
                 "\(jobs) jobs in \(workload.chains) chains on \(workload.lanes) lanes, each setting its next timer 1-1024 µs ahead (a heap of \(workload.chains)), random strategy, null sink"
