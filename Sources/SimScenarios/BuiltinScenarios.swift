@@ -21,7 +21,6 @@ public enum BuiltinScenarios {
         BlueprintReentrantUpdateCrash.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
-        NativeblocksTCALateSend.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]
