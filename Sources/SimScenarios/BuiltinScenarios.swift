@@ -19,6 +19,8 @@ public enum BuiltinScenarios {
         TCAConcatenatedCancel.scenario,
         BoardyRemovedBoardCompletion.scenario,
         BlueprintReentrantUpdateCrash.scenario,
+        // Pass 3 (issue #27).
+        TCATaskTreeCancel.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).

@@ -28,7 +28,8 @@ extension TCA {
         public var state: ChildState? { toChildState(root.state) }
 
         /// Sends a child action through the root (from a `main`-lane job, as the root requires).
-        public func send(_ action: ChildAction) { root.send(childCase.embed(action)) }
+        @discardableResult
+        public func send(_ action: ChildAction) -> TCA.StoreTask { root.send(childCase.embed(action)) }
 
         /// Calls `observer` with the child's state after each batch the root processes.
         public func observe(_ observer: @escaping (ChildState?) -> Void) {
