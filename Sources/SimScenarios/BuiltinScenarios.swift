@@ -21,6 +21,7 @@ public enum BuiltinScenarios {
         BlueprintReentrantUpdateCrash.scenario,
         // Pass 3 (issue #27).
         TCATaskTreeCancel.scenario,
+        BoardyBarrierResetFlows.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
