@@ -22,6 +22,7 @@ public enum BuiltinScenarios {
         // Pass 3 (issue #27).
         TCATaskTreeCancel.scenario,
         BoardyBarrierResetFlows.scenario,
+        PlayerStateAfterUnload.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
