@@ -23,6 +23,7 @@ public enum BuiltinScenarios {
         TCATaskTreeCancel.scenario,
         BoardyBarrierResetFlows.scenario,
         PlayerStateAfterUnload.scenario,
+        PlayerAsyncNodeLastWriter.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
