@@ -24,6 +24,7 @@ public enum BuiltinScenarios {
         BoardyBarrierResetFlows.scenario,
         PlayerStateAfterUnload.scenario,
         PlayerAsyncNodeLastWriter.scenario,
+        TCABindingAfterDismiss.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).

@@ -136,6 +136,9 @@ extension TCA {
             stateObservers.append(observer)
         }
 
+        /// Child actions an `ifLet` dropped because the child state was nil (each one TCA reports).
+        public var droppedActions: Int { context.droppedActions }
+
         /// Labels of the effects still running, in the order they were launched.
         public var inFlightEffects: [String] { inFlight.map(\.label) }
 
