@@ -11,8 +11,9 @@ import SimModels
 /// registers its completion flow for the login board and activates login, whose response arrives
 /// 300ms later and hops to `main` to complete it. At the same moment the app returns to the
 /// foreground and the cart screen, on `main`, refreshes its flows (`resetFlows()`, then its own
-/// flows again, as a screen re-registering on reappearance does). If the login completes first, the barrier releases Checkout and the refresh is harmless (fifo's order);
-/// if the refresh comes first, `buggy` (before 7ccc9991) loses the completion flow: login succeeds
+/// flows again, as a screen re-registering on reappearance does). If the login completes first,
+/// the barrier releases Checkout and the refresh is harmless (fifo's order); if the refresh comes
+/// first, `buggy` (before 7ccc9991) loses the completion flow: login succeeds
 /// and Checkout never opens, and a second tap only joins the stranded barrier. `fixed` (7ccc9991):
 /// `resetFlows()` re-registers the flow of every installed barrier.
 public enum BoardyBarrierResetFlows {
