@@ -171,7 +171,14 @@ extension TCA.Store {
     }
 
     /// Delivers an action from an effect through a `main`-lane job, as TCA's `Send` hops to the main actor;
-    /// an effect cancelled before the job runs sends nothing. The effects that action starts join
+    /// an effect cancelled before the job runs sends nothing.
+    ///
+    /// Why a hop: `Send.callAsFunction` is `@MainActor` and synchronous, and processes the action at
+    /// once (pointfreeco/swift-composable-architecture `Sources/ComposableArchitecture/Effect.swift`,
+    /// `Core.swift`), but the `.run` operation it is called from is a `@Sendable` nonisolated async
+    /// closure: in Swift 6 language mode without `NonisolatedNonsendingByDefault` (TCA's Package.swift
+    /// enables neither), it runs off the main actor, so `await send(…)` enqueues on the main actor —
+    /// one main job per send, which this models. The effects that action starts join
     /// the task tree of the send that launched this effect (unless `taskTree` is `.rootEffectsOnly`).
     func deliver(_ action: Action, from label: String, effect number: Int) async {
         let flag = CancellationFlag()
