@@ -10,7 +10,9 @@ import SimCore
 public enum ActorReentrancyCache {
     public static let scenario = Scenario.async(
         name: "actor-reentrancy-cache",
-        summary: "two callers miss an actor cache, both fetch, the older response overwrites the newer",
+        summary:
+            "two callers miss an actor cache, both fetch, the older response overwrites the newer"
+            + " — a race: fifo passes",
         variants: [
             .init("buggy", "check, await the fetch, store: the actor is reentered during the await"),
             .init("fixed", "the cache stores the in-flight Task and every caller awaits it"),

@@ -16,7 +16,9 @@ import SimModels
 public enum AsyncActionStaleVariable {
     public static let scenario = Scenario(
         name: "async-action-stale-variable",
-        summary: "an async sibling trigger reads a variable before the fetch that sets it has run",
+        summary:
+            "an async sibling trigger reads a variable before the fetch that sets it has run"
+            + " — a race: fifo passes",
         variants: [
             .init("buggy", "submit is a root sibling of the async price fetch"),
             .init("fixed", "submit is a SUCCESS child of the price fetch"),

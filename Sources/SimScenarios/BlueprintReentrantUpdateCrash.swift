@@ -20,7 +20,7 @@ public enum BlueprintReentrantUpdateCrash {
         name: "blueprint-reentrant-update-crash",
         summary:
             "a safe-area change during an update pass forces a nested pass: 'Reentrant updates are not supported'"
-            + " (square/Blueprint PR #618)",
+            + " (square/Blueprint PR #618) — deterministic in the app; here fifo moves the keyboard outside the pass",
         variants: [
             .init("buggy", "Blueprint before PR #618: a nested pass trips the precondition (the run traps)"),
             .init("fixed", "PR #618: the nested update is deferred to a later main turn"),

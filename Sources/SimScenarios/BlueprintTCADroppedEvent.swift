@@ -18,7 +18,7 @@ public enum BlueprintTCADroppedEvent {
         name: "blueprint-tca-dropped-event",
         summary:
             "a tap between a TCA state change and Blueprint's next pass runs the previous render's closure"
-            + " and removes the wrong row (square/Blueprint #13 with a TCA store)",
+            + " and removes the wrong row (square/Blueprint #13 with a TCA store) — a race: fifo passes",
         variants: [
             .init("buggy", "rows send the index they had at render time"),
             .init("fixed", "rows send their item's id (TCA's IdentifiedArray guidance)"),

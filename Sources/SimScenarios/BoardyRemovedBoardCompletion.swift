@@ -18,7 +18,7 @@ public enum BoardyRemovedBoardCompletion {
         name: "boardy-removed-board-completion",
         summary:
             "a late network completion from a removed board drives its flow again"
-            + " (congncif/boardy PR #14, commit 9669eb8)",
+            + " (congncif/boardy PR #14, commit 9669eb8) — a race: fifo passes",
         variants: [
             .init("buggy", "before Boardy 1.63: a removed board keeps its delegate"),
             .init("fixed", "commit 9669eb8: removeBoard detaches the board first"),

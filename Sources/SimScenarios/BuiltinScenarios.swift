@@ -19,9 +19,14 @@ public enum BuiltinScenarios {
         TCAConcatenatedCancel.scenario,
         BoardyRemovedBoardCompletion.scenario,
         BlueprintReentrantUpdateCrash.scenario,
+        // Pass 3 (issue #27).
+        TCATaskTreeCancel.scenario,
+        BoardyBarrierResetFlows.scenario,
+        PlayerStateAfterUnload.scenario,
+        PlayerAsyncNodeLastWriter.scenario,
+        TCABindingAfterDismiss.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
-        NativeblocksTCALateSend.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]

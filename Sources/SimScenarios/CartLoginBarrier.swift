@@ -24,7 +24,9 @@ import SimModels
 public enum CartLoginBarrier {
     public static let scenario = Scenario(
         name: "cart-login-barrier",
-        summary: "an add-to-cart waiting on the login barrier is lost when its wait lands mid-overcome",
+        summary:
+            "an add-to-cart waiting on the login barrier is lost when its wait lands mid-overcome"
+            + " — a race: fifo passes",
         variants: [
             .init("buggy", "task completions handled on the threads that deliver them"),
             .init("fixed", "task completions hopped to main before the boards handle them"),

@@ -9,7 +9,9 @@ import SimCore
 public enum CounterRace {
     public static let scenario = Scenario(
         name: "counter-race",
-        summary: "two lanes read-then-write a shared counter; an interleaving loses an update",
+        summary:
+            "two lanes read-then-write a shared counter; an interleaving loses an update"
+            + " — deterministic: fifo fails",
         variants: [
             .init("buggy", "read and write are separate jobs: the second read can land between them"),
             .init("fixed", "read-modify-write in one job: increments cannot interleave"),

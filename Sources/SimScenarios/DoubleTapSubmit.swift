@@ -11,7 +11,9 @@ import SimCore
 public enum DoubleTapSubmit {
     public static let scenario = Scenario.async(
         name: "double-tap-submit",
-        summary: "a @MainActor button handler starts a submit Task per tap; two taps submit twice",
+        summary:
+            "a @MainActor button handler starts a submit Task per tap; two taps submit twice"
+            + " — a race: fifo passes",
         variants: [
             .init("buggy", "the handler only checks for a finished submission"),
             .init("fixed", "the handler marks the submission in flight on the main actor first"),

@@ -12,7 +12,7 @@ import SimModels
 public enum ElementUpdateReentrancy {
     public static let scenario = Scenario(
         name: "element-update-reentrancy",
-        summary: "an onDisappear re-render requested during an update pass is lost",
+        summary: "an onDisappear re-render requested during an update pass is lost — a race: fifo passes",
         variants: [
             .init("buggy", "naive host: callbacks inside the pass, dirty flag cleared after it"),
             .init("fixed", "Blueprint: callbacks after the pass, re-entrant requests deferred"),

@@ -12,12 +12,14 @@ import SimModels
 /// `core/player/src/player.ts`: `skipTransition` → `validateView("navigation")` →
 /// `currentView.update(bindings)`); when that update reaches the screen before the blur saves the
 /// text, the input's data sink replaces the typed text with the empty binding. `fixed` uses
-/// `commitCallbacksThenCall` (player-ui/player `ios/swiftui/Sources/types/WrappedFunction.swift`,
-/// the fix the SwiftUIPendingTransactionPlugin docs describe for exactly this symptom): the pending
-/// `.input` is committed first, validation passes and the flow navigates.
+/// `commitCallbacksThenCall` (player-ui/player
+/// `plugins/reference-assets/swiftui/Sources/SwiftUI/ActionAsset.swift`, the fix the
+/// SwiftUIPendingTransactionPlugin docs describe for exactly this symptom): the pending `.input` is
+/// committed first, validation passes and the flow navigates.
 ///
-/// Each entered view is its own instance; the data update the commit queues belongs to the form's
-/// instance, which the flow has left by the time the microtask runs, and is dropped (PR #471).
+/// In the app this is deterministic, not a race: a UIKit button tap does not end editing, so a user
+/// who taps Next without pressing return loses the text every time. Here return (blur) and the tap
+/// are two user events in either order; under fifo return comes first and the run passes.
 public enum LostInputNavigation {
     /// What the user types.
     public static let typed = "Ada"
@@ -28,7 +30,8 @@ public enum LostInputNavigation {
         name: "lost-input-navigation",
         summary:
             "typed text is wiped when Next's validation blocks navigation and re-renders the form"
-            + " before the input's transaction commits (player-ui/player player.ts skipTransition)",
+            + " before the input's transaction commits (player-ui/player player.ts skipTransition)"
+            + " — deterministic when Next is tapped while editing; fifo presses return first",
         variants: [
             .init("buggy", "the action calls run directly: validation sees the uncommitted binding"),
             .init("fixed", "the action calls commitCallbacksThenCall: commit .input, then run"),
@@ -93,7 +96,6 @@ public enum LostInputNavigation {
         simulation.sometimes("blur before tap")
         simulation.sometimes("tap before blur")
         simulation.sometimes("validation blocked navigation") { player.flow.skippedCount > 0 }
-        simulation.sometimes("update for the left view dropped") { player.views.droppedCount > 0 }
 
         player.start()
     }

@@ -1,17 +1,21 @@
 import SimCore
 import SimModels
 
-/// player-ui/player issue #403 ("Android: Race condition causes previous view to hydrate again"),
-/// fixed by PR #471; issue #485 describes the extra update.
+/// player-ui/player issue #403 ("Android: Race condition causes previous view to hydrate again");
+/// issue #485 describes the extra update.
 ///
 /// The user types into the first view's input and taps Continue while still editing. The action
-/// commits the pending `.input` transaction first, so the data model changes and a view update is
-/// queued for the *current* (first) view's instance; then the flow transitions and the second view is
-/// resolved. On Android each update is hydrated on its own coroutine, so the two updates in flight
-/// reach the screen in either order. `buggy` (before PR #471): the first view's instance still
-/// resolves its queued update after the transition, and when its hydration finishes last the screen
-/// shows the previous view although the flow is on the next one. `fixed` (PR #471): an instance the
-/// flow has transitioned away from drops the update.
+/// commits the pending `.input` transaction first: the input's `set()` changes the data model, and
+/// the microtask it queues runs when that call returns, resolving the *current* (first) view — so
+/// the old view's update is sent before the transition (#485: "1 view update for the new view being
+/// transitioned into, the other view update being the view that was transitioned from"). Then
+/// `run` transitions and the second view is resolved. On Android each update is hydrated on its own
+/// coroutine, so the two updates reach the screen in either order: in the order sent (fifo) all is
+/// well, and only when the old view's hydration finishes last does the screen show the previous view
+/// although the flow is on the next one — a race ("you might have to try this a few times", #403).
+/// `fixed` is what Android ships: `PlayerFragment.handleAssetUpdate` cancels the previous update's
+/// rendering job when a new one arrives. `fixed-drop-stale` is #485's proposal: the native side
+/// drops an update of a view the flow has left.
 public enum PlayerOldViewUpdate {
     /// The binding the input writes.
     static let binding = "tmp.required"
@@ -19,19 +23,28 @@ public enum PlayerOldViewUpdate {
     public static let scenario = Scenario(
         name: "player-old-view-update",
         summary:
-            "after Continue, an update queued for the previous view re-renders it over the next one"
-            + " (player-ui/player #403, #485; fixed by PR #471)",
+            "after Continue, the previous view's update hydrates last and re-renders it over the next one"
+            + " (player-ui/player #403, #485) — a race: fifo passes",
         variants: [
-            .init("buggy", "before PR #471: the left view's instance still sends its update"),
-            .init("fixed", "PR #471: a view instance the flow has left drops its update"),
+            .init("buggy", "Android hydrates each update on its own coroutine: the two finish in either order"),
+            .init("fixed", "Android PlayerFragment: a new update cancels the previous one's rendering job"),
+            .init("fixed-drop-stale", "#485's proposal: drop an update of a view the flow has left"),
         ],
-        setUp: { simulation, variant in setUp(simulation, staleUpdates: variant == "fixed" ? .drop : .deliver) })
+        setUp: { simulation, variant in
+            switch variant {
+            case "fixed": setUp(simulation, staleUpdates: .deliver, rendering: .cancelPreviousRender)
+            case "fixed-drop-stale": setUp(simulation, staleUpdates: .drop, rendering: .hydrateConcurrently)
+            default: setUp(simulation, staleUpdates: .deliver, rendering: .hydrateConcurrently)
+            }
+        })
 
     private final class UserScript {
         var started = false
     }
 
-    static func setUp(_ simulation: Simulation, staleUpdates: PlayerStaleUpdatePolicy) {
+    static func setUp(
+        _ simulation: Simulation, staleUpdates: PlayerStaleUpdatePolicy, rendering: PlayerNativeRendering
+    ) {
         let player = PlayerSession(
             simulation, data: [binding: ""],
             states: [
@@ -39,7 +52,7 @@ public enum PlayerOldViewUpdate {
                 PlayerFlowState("VIEW_Navigated", view: "navigated"),
             ],
             views: ["skip-validation": [binding], "navigated": []],
-            staleUpdates: staleUpdates, rendering: .hydrateConcurrently)
+            staleUpdates: staleUpdates, rendering: rendering)
         let input = player.input("required", binding: binding, view: "skip-validation")
         let next = player.action("continue", value: "Continue")
         let keyboard = simulation.lane("user.keyboard")
@@ -67,7 +80,6 @@ public enum PlayerOldViewUpdate {
                 ? nil : "the flow is on '\(current)' but the screen shows '\(shown)' (a previous view hydrated again)"
         }
         simulation.sometimes("navigated") { player.flow.current?.name == "VIEW_Navigated" }
-        simulation.sometimes("update for the left view dropped") { player.views.droppedCount > 0 }
         simulation.sometimes("left view's update reached the screen") {
             player.views.applied.contains { $0.viewRef == "skip-validation" && $0.instance == 1 && $0.reason == "data" }
         }

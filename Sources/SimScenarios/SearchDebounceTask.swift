@@ -10,7 +10,9 @@ import SimCore
 public enum SearchDebounceTask {
     public static let scenario = Scenario.async(
         name: "search-debounce-task",
-        summary: "a @MainActor view model's un-cancelled debounce Task lets a stale search response win",
+        summary:
+            "a @MainActor view model's un-cancelled debounce Task lets a stale search response win"
+            + " — a race: fifo passes",
         variants: [
             .init("buggy", "a Task per keystroke, the previous one never cancelled"),
             .init("fixed", "cancel the previous Task; check Task.isCancelled after the await"),

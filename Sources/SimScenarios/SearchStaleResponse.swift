@@ -31,7 +31,7 @@ public enum SearchStaleResponse {
     public static let scenario = Scenario(
         name: "search-stale-response",
         summary: "TCA search: a stale response overwrites a newer one because .cancellable registers only "
-            + "when its effect starts",
+            + "when its effect starts — a race: fifo passes",
         variants: Mode.allCases.map { Scenario.Variant($0.rawValue, $0.summary) },
         setUp: { simulation, variant in setUp(simulation, mode: Mode(rawValue: variant) ?? .buggy) }
     )

@@ -15,7 +15,7 @@ public enum TCAConcatenatedCancel {
         name: "tca-concatenated-cancel",
         summary:
             "a pending effect in a concatenation cannot be cancelled before it starts"
-            + " (pointfreeco/swift-composable-architecture #3563)",
+            + " (pointfreeco/swift-composable-architecture #3563) — deterministic: fifo fails",
         variants: [
             .init("buggy", "TCA as shipped: a cancellable part registers when the concatenation reaches it"),
             .init("fixed", "registration when the effect is returned (what #3563 expects; not shipped)"),

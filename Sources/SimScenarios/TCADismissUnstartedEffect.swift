@@ -18,7 +18,7 @@ public enum TCADismissUnstartedEffect {
         name: "tca-dismiss-unstarted-effect",
         summary:
             "a child dismissed between an action and the start of its effect keeps running that effect"
-            + " (pointfreeco/swift-composable-architecture #3663)",
+            + " (pointfreeco/swift-composable-architecture #3663) — a race: fifo passes",
         variants: [
             .init("buggy", "TCA as shipped: an effect registers for cancellation when its task starts"),
             .init("fixed", "registration when the effect is returned (what #3663 expects; not shipped)"),

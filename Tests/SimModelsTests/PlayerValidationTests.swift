@@ -6,7 +6,7 @@ import Testing
 /// A form → review flow whose form requires `user.name` to navigate (player-ui/player
 /// `core/player/src/player.ts` taps `skipTransition` with `validateView("navigation")`).
 private func makeValidatedPlayer(
-    _ simulation: Simulation, staleUpdates: PlayerStaleUpdatePolicy = .drop,
+    _ simulation: Simulation, staleUpdates: PlayerStaleUpdatePolicy = .deliver,
     rendering: PlayerNativeRendering = .mainQueue
 ) -> PlayerSession {
     PlayerSession(
@@ -84,39 +84,62 @@ private func makeValidatedPlayer(
             player.flow.transition("back")
         }
         _ = simulation.run()
-        #expect(player.views.applied.map(\.viewRef) == ["form", "review", "form"])
-        #expect(player.views.applied.map(\.instance) == [1, 2, 3])
-        // The "Ada" batch belonged to the form's first instance, left before it ran: dropped, so the
-        // field still held "" when the user typed. Review's update never reached the form's input;
-        // entering form again did, and replaced the unsaved "!" with the saved "Ada".
-        #expect(player.views.droppedCount == 1)
+        // The "Ada" batch resolved the form (still current when `set` returned), then review and the
+        // form's third instance were entered; each update reaches the native side (nothing dropped).
+        #expect(player.views.applied.map(\.viewRef) == ["form", "form", "review", "form"])
+        #expect(player.views.applied.map(\.instance) == [1, 1, 2, 3])
+        #expect(player.views.droppedCount == 0)
+        // The user typed "!" before the form's "Ada" update was applied: it replaced the unsaved text.
         #expect(input.overwrites.map(\.typed) == ["!"])
         #expect(input.overwrites.map(\.with) == ["Ada"])
     }
 
-    /// player-ui/player issue #403 / #485: an update queued for a view before the transition reaches
-    /// the old instance after it; PR #471 drops it.
-    @Test func anUpdateQueuedForALeftViewIsDeliveredBeforePR471AndDroppedAfter() {
+    /// player-ui/player issue #485 (open): the `.input` commit before a transition resolves the old
+    /// view (its microtask runs when `set` returns) and Player delivers that update too; #485 proposes
+    /// checking it against the view shown, which `staleUpdates: .drop` does on the native side.
+    @Test func theOldViewsUpdateIsDeliveredByPlayerAndDroppedByTheProposalOf485() {
         func run(_ policy: PlayerStaleUpdatePolicy) -> (PlayerSession, MemorySink) {
             let sink = MemorySink()
             let (_, player) = PlayerElementsProbe.run(seed: 0, sink: sink) { simulation in
                 let player = makeValidatedPlayer(simulation, staleUpdates: policy)
                 player.start()
                 simulation.post(on: "user", "commit then go") {
-                    player.data.set("user.name", "Ada")  // queues a batch for the form's instance
+                    player.data.set("user.name", "Ada")  // resolves the form when `set` returns
                     player.flow.transition("next")
                 }
                 return player
             }
             return (player, sink)
         }
-        let (before, _) = run(.deliver)
-        #expect(before.views.applied.map(\.viewRef) == ["form", "review", "form"])
-        #expect(before.views.applied.last?.instance == 1, "the old instance reached the native side")
+        let (before, beforeSink) = run(.deliver)
+        #expect(before.views.applied.map(\.viewRef) == ["form", "form", "review"])
+        #expect(
+            PlayerElementsProbe.lines(beforeSink, only: ["view.resolve", "flow.transition", "js.microtask"]) == [
+                "flow.transition start", "view.resolve form", "js.microtask view.resolve", "view.resolve form",
+                "flow.transition next", "view.resolve review",
+            ])
         let (after, sink) = run(.drop)
         #expect(after.views.applied.map(\.viewRef) == ["form", "review"])
         #expect(after.views.droppedCount == 1)
         #expect(PlayerElementsProbe.events(sink, "view.dropped").map { $0.fields["instance"] } == ["1"])
+    }
+
+    /// Android's shipped fix: `PlayerFragment.handleAssetUpdate` cancels the previous update's
+    /// rendering job (player-ui/player
+    /// `android/player/src/main/kotlin/com/intuit/playerui/android/ui/PlayerFragment.kt`).
+    @Test func cancellingThePreviousRenderShowsTheLastUpdateWhateverTheOrder() {
+        for seed in 0..<60 as Range<UInt64> {
+            let (_, player) = PlayerElementsProbe.run(seed: seed, strategy: RandomStrategy()) { simulation in
+                let player = makeValidatedPlayer(simulation, rendering: .cancelPreviousRender)
+                player.start()
+                simulation.post(on: "user", "commit then go") {
+                    player.data.set("user.name", "Ada")
+                    player.flow.transition("next")
+                }
+                return player
+            }
+            #expect(player.views.applied.last?.viewRef == "review", "seed \(seed)")
+        }
     }
 
     @Test func concurrentHydrationAppliesTwoUpdatesInEitherOrder() {

@@ -87,15 +87,18 @@ private func makePlayer(_ simulation: Simulation) -> PlayerSession {
         #expect(!flow.transition("next"), "an END state has no transitions")
     }
 
-    @Test func dataChangesBatchIntoOneMicrotaskJob() {
+    @Test func dataChangesInOneCallBatchIntoOneMicrotask() {
         let sink = MemorySink()
         let (result, player) = PlayerElementsProbe.run(seed: 0, sink: sink) { simulation in
             let player = makePlayer(simulation)
             player.start()
             simulation.post(on: "user", "edit") {
-                player.data.set("user.name", "Ada")
-                player.data.set("user.age", "36")
-                player.data.set("user.name", "Ada L")
+                // One call into JS (a script setting three bindings): one microtask, one update.
+                player.js.call {
+                    player.data.set("user.name", "Ada")
+                    player.data.set("user.age", "36")
+                    player.data.set("user.name", "Ada L")
+                }
             }
             return player
         }
@@ -120,7 +123,10 @@ private func makePlayer(_ simulation: Simulation) -> PlayerSession {
         #expect(player.views.queuedBatches == 0)
     }
 
-    @Test func microtasksDrainBeforeTheNextMainJob() {
+    /// JavaScriptCore drains microtasks when the native→JS call that queued them returns, before
+    /// any other native event: Player's `queueUpdate` microtask (player-ui/player
+    /// `core/player/src/controllers/view/controller.ts`) resolves inside the job that set the data.
+    @Test func microtasksRunAtTheEndOfTheCallThatQueuedThem() {
         for seed in 0..<100 {
             let sink = MemorySink()
             let (result, _) = PlayerElementsProbe.run(seed: UInt64(seed), strategy: RandomStrategy(), sink: sink) {
@@ -128,17 +134,69 @@ private func makePlayer(_ simulation: Simulation) -> PlayerSession {
                 let player = makePlayer(simulation)
                 player.start()
                 simulation.post(on: "user", "edit") {
-                    // The main job is posted first: fifo alone would run it first.
+                    // Jobs on other lanes, posted first: none may run between `set` and its update.
                     simulation.post(on: "main", "probe") { simulation.emit("probe.main") }
+                    simulation.post(on: "user.other", "probe") { simulation.emit("probe.other") }
                     player.data.set("user.name", "Ada")
+                    simulation.emit("set.returned")
                 }
                 return player
             }
             #expect(result.verdict == .pass)
-            // The first resolution is the start view's, inside the transition; the second is the batch.
-            let order = PlayerElementsProbe.kinds(sink, only: ["view.resolve", "probe.main"])
-            #expect(order == ["view.resolve", "view.resolve", "probe.main"], "seed \(seed): \(order)")
+            let order = PlayerElementsProbe.kinds(
+                sink, only: ["data.set", "js.microtask", "view.resolve", "set.returned", "probe.main", "probe.other"])
+            #expect(
+                Array(order.prefix(5)) == ["view.resolve", "data.set", "js.microtask", "view.resolve", "set.returned"])
+            #expect(Set(order.suffix(2)) == ["probe.main", "probe.other"], "seed \(seed): \(order)")
         }
+    }
+
+    /// The microtask updates `currentView` as it is when it runs (controller.ts): a set and a
+    /// transition in one call resolve the new view; in two calls, the old view first.
+    @Test func theMicrotaskResolvesTheViewCurrentWhenItRuns() {
+        func resolved(oneCall: Bool) -> [String] {
+            let sink = MemorySink()
+            _ = PlayerElementsProbe.run(seed: 0, sink: sink) { simulation in
+                let player = makePlayer(simulation)
+                player.start()
+                simulation.post(on: "user", "go") {
+                    if oneCall {
+                        player.js.call {
+                            player.data.set("user.name", "Ada")
+                            player.flow.transition("next")
+                        }
+                    } else {
+                        player.data.set("user.name", "Ada")
+                        player.flow.transition("next")
+                    }
+                }
+                return player
+            }
+            return PlayerElementsProbe.events(sink, "view.resolve").map { "\($0.subject) \($0.fields["reason"] ?? "")" }
+        }
+        #expect(resolved(oneCall: false) == ["form enter", "form data", "review enter"])
+        #expect(resolved(oneCall: true) == ["form enter", "review enter", "review data"])
+    }
+
+    /// A binding with no value is not "": the reference input's sink maps an optional and leaves the
+    /// text alone (player-ui/player `plugins/reference-assets/swiftui/Sources/SwiftUI/InputAsset.swift`).
+    @Test func aBindingWithNoValueLeavesTheTypedTextAlone() {
+        let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+        let player = PlayerSession(
+            simulation, data: ["user.age": ""], states: [PlayerFlowState("VIEW_1", view: "form")],
+            views: ["form": ["user.name", "user.age"]])
+        let input = player.input("name", binding: "user.name", view: "form")
+        player.start()
+        simulation.post(on: "user", "edit") {
+            input.focus()
+            input.type("Ada")
+            player.data.set("user.age", "36")  // re-resolves the form; user.name holds no value
+        }
+        _ = simulation.run()
+        #expect(player.data.value("user.name") == nil)
+        #expect(player.views.applied.last?.value(of: "user.name") == nil)
+        #expect(input.overwrites.isEmpty)
+        #expect(input.text == "Ada")
     }
 
     @Test func aViewUpdateCopiesTheBindingIntoTheLocalText() {
@@ -215,10 +273,9 @@ private func makePlayer(_ simulation: Simulation) -> PlayerSession {
             let input = player.input("name", binding: "user.name")
             let next = player.action("next", value: "next")
             let back = player.action("back", value: "back")
-            let microtask = simulation.lane("microtask")
             var drainedBeforeEveryApply = true
             player.views.onNativeUpdate { _ in
-                if simulation.pendingJobs(on: microtask) > 0 { drainedBeforeEveryApply = false }
+                if player.js.pendingMicrotasks > 0 { drainedBeforeEveryApply = false }
             }
             player.start()
             let lanes = ["user.a", "user.b", "user.c"]
@@ -241,8 +298,11 @@ private func makePlayer(_ simulation: Simulation) -> PlayerSession {
                 let numbers = player.views.applied.map(\.number)
                 return numbers == numbers.sorted() ? nil : "applied out of order: \(numbers)"
             }
-            simulation.always("microtasks-drained-before-main") {
-                drainedBeforeEveryApply ? nil : "a main view update ran with a microtask pending"
+            simulation.always("microtasks-drained-between-jobs") {
+                if player.js.pendingMicrotasks > 0 {
+                    return "\(player.js.pendingMicrotasks) microtasks left between jobs"
+                }
+                return drainedBeforeEveryApply ? nil : "a main view update ran with a microtask pending"
             }
             simulation.always("no-pending-input-after-blur") {
                 !input.isEditing && player.transactions.callbackCount(.input) > 0

@@ -37,6 +37,10 @@ public final class Motherboard {
     /// congncif/boardy `Boardy/Core/Utils/Locked.swift` (called by `registerFlow`, `removeFlow`,
     /// `addBoard`, `removeBoard`). Release builds do not check.
     public let checksMainThread: Bool
+    /// True models Boardy since commit 7ccc9991: `resetFlows()` re-registers the completion flow of
+    /// every installed `ActivationBarrierBoard` (`restoreBarrierCompletionFlows` in
+    /// congncif/boardy `Boardy/Core/BoardType/MotherboardType.swift`).
+    public let restoresBarrierFlows: Bool
     /// Installed boards, in installation order.
     public private(set) var boards: [any ActivatableBoard] = []
     private var producers: [(identifier: String, make: () -> any ActivatableBoard)] = []
@@ -45,12 +49,13 @@ public final class Motherboard {
     /// A motherboard with its default flows registered.
     public init(
         _ identifier: String = "mainboard", sim: Simulation, detachesRemovedBoards: Bool = true,
-        checksMainThread: Bool = false
+        checksMainThread: Bool = false, restoresBarrierFlows: Bool = true
     ) {
         self.identifier = identifier
         self.sim = sim
         self.detachesRemovedBoards = detachesRemovedBoards
         self.checksMainThread = checksMainThread
+        self.restoresBarrierFlows = restoresBarrierFlows
         registerDefaultFlows()
     }
 
@@ -149,6 +154,20 @@ public final class Motherboard {
     public func removeFlow(_ name: String) {
         assertMainThread("removeFlow")
         flows.removeAll { $0.name == name && !$0.isDefault }
+    }
+
+    /// Boardy's `resetFlows()`: drops every flow, registers the default flows again and, since
+    /// commit 7ccc9991 (`restoresBarrierFlows`), the completion flows of installed barriers.
+    public func resetFlows() {
+        assertMainThread("resetFlows")
+        let dropped = flows.count { !$0.isDefault }
+        flows.removeAll()
+        registerDefaultFlows()
+        sim.emit("flows.reset", identifier, ["dropped": .int(dropped)])
+        guard restoresBarrierFlows else { return }
+        for board in boards {
+            (board as? ActivationBarrierBoard)?.registerCompletionFlow()
+        }
     }
 
     /// The names of the registered flows, in matching order (default flows first).

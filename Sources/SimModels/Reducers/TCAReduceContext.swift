@@ -13,6 +13,9 @@ extension TCA {
         public unowned let simulation: Simulation
         /// The store's name (the subject of its events).
         public let storeName: String
+        /// Child actions dropped because their child state was nil (TCA reports each as an issue:
+        /// "An 'ifLet' … received a child action when child state was 'nil'").
+        public internal(set) var droppedActions = 0
 
         init(simulation: Simulation, storeName: String) {
             self.simulation = simulation
@@ -34,6 +37,7 @@ extension TCA {
         /// composition reports what it dropped as `ifLet` does (nothing outside a store's reducer run).
         public static func recordDrop(_ reducer: String, _ action: Any, reason: String) {
             guard let context = current else { return }
+            context.droppedActions += 1
             context.simulation.emit(
                 "reducer.drop", reducer, ["action": .text(TCA.describe(action)), "reason": .text(reason)])
         }

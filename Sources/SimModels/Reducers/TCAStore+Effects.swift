@@ -39,10 +39,14 @@ extension TCA.Store {
         let label = "\(name).\(effect.taskName)#\(number)"
         inFlight.append(InFlightEffect(number: number, label: label))
         for id in effect.cancellableIDs { unregistered.append(PendingRegistration(effect: number, id: id)) }
-        simulation.spawn(label) { [self] in
+        let task = simulation.spawn(label) { [self] in
             simulation.emit("effect.start", label)
             await perform(effect, effect: number, label: label)
             finish(effect: number, label: label, cancelled: Task.isCancelled)
+        }
+        if let tree = currentTasks {
+            tree.append(task)
+            effectTrees[number] = tree
         }
     }
 
@@ -52,6 +56,7 @@ extension TCA.Store {
         unregistered.removeAll { $0.effect == number }
         cancelledPending.removeAll { $0.effect == number }
         inFlight.removeAll { $0.number == number }
+        effectTrees[number] = nil
         simulation.emit("effect.finish", label, ["cancelled": .bool(cancelled)])
         didFinishEffect?()
     }
@@ -62,12 +67,12 @@ extension TCA.Store {
         case .none:
             return
         case .send(let action):
-            await deliver(action, from: label)
+            await deliver(action, from: label, effect: number)
         case .cancel(let id):
             cancel(id, by: label)
         case .run(_, let operation):
             do {
-                try await operation(TCA.Send { [self] action in await deliver(action, from: label) })
+                try await operation(TCA.Send { [self] action in await deliver(action, from: label, effect: number) })
             } catch is CancellationError {
                 return
             } catch {
@@ -167,7 +172,15 @@ extension TCA.Store {
 
     /// Delivers an action from an effect through a `main`-lane job, as TCA's `Send` hops to the main actor;
     /// an effect cancelled before the job runs sends nothing.
-    func deliver(_ action: Action, from label: String) async {
+    ///
+    /// Why a hop: `Send.callAsFunction` is `@MainActor` and synchronous, and processes the action at
+    /// once (pointfreeco/swift-composable-architecture `Sources/ComposableArchitecture/Effect.swift`,
+    /// `Core.swift`), but the `.run` operation it is called from is a `@Sendable` nonisolated async
+    /// closure: in Swift 6 language mode without `NonisolatedNonsendingByDefault` (TCA's Package.swift
+    /// enables neither), it runs off the main actor, so `await send(…)` enqueues on the main actor —
+    /// one main job per send, which this models. The effects that action starts join
+    /// the task tree of the send that launched this effect (unless `taskTree` is `.rootEffectsOnly`).
+    func deliver(_ action: Action, from label: String, effect number: Int) async {
         let flag = CancellationFlag()
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
@@ -179,7 +192,10 @@ extension TCA.Store {
                         simulation.emit("effect.drop", name, fields)
                     } else {
                         simulation.emit("effect.send", name, fields)
-                        send(action, origin: .effect)
+                        let tree = send(action, origin: .effect)
+                        if taskTree == .includesSentActions, let tree, let parent = effectTrees[number] {
+                            parent.append(tree)
+                        }
                     }
                     continuation.resume()
                 }

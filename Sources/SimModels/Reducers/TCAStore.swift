@@ -45,6 +45,8 @@ extension TCA {
         public let maxActionsPerSend: Int
         /// When cancellable effects become reachable by `.cancel` (TCA: when their task starts).
         public let registration: CancellationRegistration
+        /// Which effects the task `send` returns holds (TCA: the whole tree of sent actions).
+        public let taskTree: TaskTree
 
         let reducer: R
         let context: ReduceContext
@@ -60,6 +62,10 @@ extension TCA {
         var cancelledNumbers: [Int] = []
         var nextEffectNumber = 0
         var nextRegistrationSerial = 0
+        /// The task tree of the batch being processed (effects launched now join it).
+        var currentTasks: StoreTask?
+        /// Each in-flight effect's task tree: the tree of the send that launched it.
+        var effectTrees: [Int: StoreTask] = [:]
 
         /// Called after each action is reduced, with the state it produced (the test store listens).
         var didProcess: ((Action, SendOrigin, State) -> Void)?
@@ -88,9 +94,11 @@ extension TCA {
         /// A store named `name` running `reducer` from `initialState` in `simulation`.
         public init(
             _ simulation: Simulation, name: String = "store", initialState: State, reducer: R,
-            maxActionsPerSend: Int = 10_000, registration: CancellationRegistration = .whenStarted
+            maxActionsPerSend: Int = 10_000, registration: CancellationRegistration = .whenStarted,
+            taskTree: TaskTree = .includesSentActions
         ) {
             self.registration = registration
+            self.taskTree = taskTree
             self.simulation = simulation
             self.name = name
             self.state = initialState
@@ -100,14 +108,26 @@ extension TCA {
             self.main = simulation.lane(TCA.mainLane)
         }
 
-        /// Sends an action from outside (the view). Call it from a `main`-lane job.
-        public func send(_ action: Action) {
+        /// Sends an action from outside (the view). Call it from a `main`-lane job. Returns the task of
+        /// the effects it started (see `StoreTask`); cancelling it is what SwiftUI's `.task` does.
+        ///
+        /// A send from outside while the store is processing (a reducer or an observer calling
+        /// `store.send`) fails the run: TCA reports "Sent '…' while an action was being processed"
+        /// (`Core.swift`, origin `.store`), a test failure in tests, and still buffers the action.
+        @discardableResult
+        public func send(_ action: Action) -> StoreTask {
             if let lane = simulation.currentLane, lane != main {
                 simulation.fail(
                     "tca.main-lane",
                     "store \(name) was sent \(TCA.describe(action)) off the main lane; stores are @MainActor")
             }
-            send(action, origin: .view)
+            if isSending {
+                simulation.fail(
+                    "tca.reentrant-send",
+                    "store \(name) was sent \(TCA.describe(action)) while an action was being processed;"
+                        + " reentrant actions are undefined (TCA reports it)")
+            }
+            return send(action, origin: .view) ?? StoreTask()
         }
 
         /// Calls `observer` with the state each time a batch of actions has been processed and written
@@ -115,6 +135,9 @@ extension TCA {
         public func observe(_ observer: @escaping (State) -> Void) {
             stateObservers.append(observer)
         }
+
+        /// Child actions an `ifLet` dropped because the child state was nil (each one TCA reports).
+        public var droppedActions: Int { context.droppedActions }
 
         /// Labels of the effects still running, in the order they were launched.
         public var inFlightEffects: [String] { inFlight.map(\.label) }
@@ -141,7 +164,10 @@ extension TCA {
             return nil
         }
 
-        func send(_ action: Action, origin: SendOrigin) {
+        /// Processes `action` (and whatever it buffers); the task tree of the effects it started, or nil
+        /// when it was only buffered behind the batch being processed.
+        @discardableResult
+        func send(_ action: Action, origin: SendOrigin) -> StoreTask? {
             simulation.emit(
                 "store.send", name,
                 [
@@ -149,8 +175,10 @@ extension TCA {
                     "origin": .text(origin.rawValue), "buffered": .bool(isSending),
                 ])
             buffer.append((action, origin))
-            guard !isSending else { return }
+            guard !isSending else { return nil }
             isSending = true
+            let tasks = StoreTask()
+            currentTasks = tasks
             var current = state
             var index = 0
             while index < buffer.count {
@@ -173,9 +201,11 @@ extension TCA {
                 start(effect)
             }
             buffer.removeAll(keepingCapacity: true)
+            currentTasks = nil
             state = current
             isSending = false
             for observer in stateObservers { observer(current) }
+            return tasks
         }
     }
 }

@@ -30,7 +30,9 @@ public final class PlayerActionAsset {
         return flow.transition(value)
     }
 
-    /// Player's `WrappedFunction.commitCallbacksThenCall`: commits `.input` first, then runs.
+    /// `WrappedFunction.commitCallbacksThenCall` (player-ui/player
+    /// `plugins/reference-assets/swiftui/Sources/SwiftUI/ActionAsset.swift`): commits `.input` first
+    /// (each callback's `set()` is its own call into JS), then calls the wrapped `run`.
     @discardableResult
     public func commitCallbacksThenCall() -> Bool {
         transactions.commit(.input)

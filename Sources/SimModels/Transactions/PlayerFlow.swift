@@ -29,6 +29,8 @@ public final class PlayerFlow {
     private let startState: String
     private var hooks: [(_ from: String?, _ to: PlayerFlowState) -> Void] = []
     private var skipHooks: [(_ current: PlayerFlowState) -> Bool] = []
+    /// The JS engine the flow runs in: `start` and `transition` are native→JS calls.
+    public let js: PlayerJSContext
 
     /// The state the flow is in, nil before `start`.
     public private(set) var current: PlayerFlowState?
@@ -41,9 +43,10 @@ public final class PlayerFlow {
     /// Transitions a `skipTransition` hook blocked (validation, in Player).
     public private(set) var skippedCount = 0
 
-    /// A flow over `states`, entering `start` when started.
-    public init(_ simulation: Simulation, start: String, states: [PlayerFlowState]) {
+    /// A flow over `states`, entering `start` when started, in `js` (a context of its own when nil).
+    public init(_ simulation: Simulation, start: String, states: [PlayerFlowState], js: PlayerJSContext? = nil) {
         self.simulation = simulation
+        self.js = js ?? PlayerJSContext(simulation)
         self.startState = start
         var table: [String: PlayerFlowState] = [:]
         for state in states { table[state.name] = state }
@@ -65,7 +68,7 @@ public final class PlayerFlow {
     /// Enters the start state.
     public func start() {
         guard current == nil, let state = states[startState] else { return }
-        enter(state, value: "start")
+        js.call { enter(state, value: "start") }
     }
 
     /// Follows the transition named `value` from the current state. Returns false when refused:
@@ -73,6 +76,10 @@ public final class PlayerFlow {
     /// `force`, Player's `TransitionOptions.force`), or when no such transition exists.
     @discardableResult
     public func transition(_ value: String, force: Bool = false) -> Bool {
+        js.call { transitionInJS(value, force: force) }
+    }
+
+    private func transitionInJS(_ value: String, force: Bool) -> Bool {
         let from = current?.name ?? ""
         if isTransitioning {
             refusedCount += 1

@@ -6,7 +6,9 @@ import SimCore
 /// Typing changes only the local text. Editing begins → register `.input { set() }`; editing
 /// ends → `set()` then `clear(.input)`. Every native update of the asset's own view copies the
 /// binding's value into the local text (the view model's data sink), whatever the user has typed;
-/// updates of other views do not reach it (each view has its own assets).
+/// updates of other views do not reach it (each view has its own assets). A binding with no value
+/// leaves the text alone: the sink maps an optional (`(newData.value?.stringValue).map { text = $0 }`
+/// in player-ui/player `plugins/reference-assets/swiftui/Sources/SwiftUI/InputAsset.swift`).
 public final class PlayerInputAsset {
     private unowned let simulation: Simulation
     private let data: PlayerDataModel
@@ -37,6 +39,7 @@ public final class PlayerInputAsset {
         self.data = data
         self.transactions = transactions
         views.onNativeUpdate { [weak self] update in
+            // nil: the view does not show the binding, or the binding holds no value.
             guard update.viewRef == viewRef, let self, let value = update.value(of: binding) else { return }
             sink(value, update)
         }

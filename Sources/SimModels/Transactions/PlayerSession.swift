@@ -19,6 +19,8 @@ import SimCore
 public final class PlayerSession {
     /// The simulation the session runs in.
     public unowned let simulation: Simulation
+    /// The JS engine's microtask queue, shared by the data model, the flow and the views.
+    public let js: PlayerJSContext
     /// The bindings and their values.
     public let data: PlayerDataModel
     /// The navigation state machine.
@@ -39,14 +41,16 @@ public final class PlayerSession {
     public init(
         _ simulation: Simulation, data initial: [String: String] = [:], start: String? = nil,
         states: [PlayerFlowState], views: [String: [String]], required: [String: [String]] = [:],
-        staleUpdates: PlayerStaleUpdatePolicy = .drop, rendering: PlayerNativeRendering = .mainQueue
+        staleUpdates: PlayerStaleUpdatePolicy = .deliver, rendering: PlayerNativeRendering = .mainQueue
     ) {
         precondition(!states.isEmpty, "a flow needs at least one state")
         self.simulation = simulation
-        data = PlayerDataModel(simulation, initial: initial)
+        let js = PlayerJSContext(simulation)
+        self.js = js
+        data = PlayerDataModel(simulation, initial: initial, js: js)
         let startName = start ?? states[0].name
         startView = states.first { $0.name == startName }?.viewRef
-        flow = PlayerFlow(simulation, start: startName, states: states)
+        flow = PlayerFlow(simulation, start: startName, states: states, js: js)
         let views = PlayerViewController(
             simulation, data: data, flow: flow, views: views, staleUpdates: staleUpdates, rendering: rendering)
         self.views = views

@@ -3,26 +3,26 @@ import SimCore
 /// Player's view controller plus the native side that applies its updates.
 ///
 /// Entering a view creates a new `PlayerViewInstance` and resolves it at once (inside the
-/// transition). Data changes are batched: the first change queues ONE microtask job and later
-/// changes join it, as Player's `queueUpdate` does with `queueMicrotask`
-/// (player-ui/player `core/player/src/controllers/view/controller.ts`). The microtask lane drains
-/// before `main`. A batch belongs to the instance that was current when it was queued: if the flow
-/// has moved on by the time it runs, `staleUpdates` decides whether that old instance still reaches
-/// the native side (issue #403 / #485) or drops it (PR #471). Every resolved view reaches the native
-/// side as a separate job (`view.update`), which is where assets copy values in.
+/// transition). Data changes are batched: the first change queues ONE microtask and later changes
+/// join it; the microtask updates whatever view is current when it runs, as Player's `queueUpdate`
+/// does (`this.currentView?.update(updates)` inside `queueMicrotask`, player-ui/player
+/// `core/player/src/controllers/view/controller.ts`). Microtasks run at the end of the native→JS
+/// call that queued them (`PlayerJSContext`). Every resolved view reaches the native side as
+/// separate jobs (`view.update`), which is where assets copy values in; `rendering` says how, and
+/// `staleUpdates` whether the native side still applies an update of a view the flow has left.
 public final class PlayerViewController {
     private unowned let simulation: Simulation
     private let data: PlayerDataModel
     private let views: [String: [String]]
-    private let microtask: LaneID
     private let main: LaneID
     private let staleUpdates: PlayerStaleUpdatePolicy
     private let rendering: PlayerNativeRendering
     private var pendingBindings: [String]?
-    private var pendingInstance: PlayerViewInstance?
     private var nativeObservers: [(PlayerViewUpdate) -> Void] = []
     private var resolutions = 0
     private var instances = 0
+    /// The resolution number of the last update handed to the native side.
+    private var lastSent = 0
 
     /// The view instance the core shows now (nil before the first view and in an END state).
     public private(set) var current: PlayerViewInstance?
@@ -30,25 +30,24 @@ public final class PlayerViewController {
     public var currentView: String? { current?.ref }
     /// Updates applied on the native side, in order; the last one is what the screen shows.
     public private(set) var applied: [PlayerViewUpdate] = []
-    /// Updates for an instance the flow had left, dropped before reaching the native side.
+    /// Updates the native side did not apply: of a view the flow had left (`staleUpdates: .drop`)
+    /// or whose rendering a newer update cancelled (`rendering: .cancelPreviousRender`).
     public private(set) var droppedCount = 0
-    /// Microtask jobs queued so far (one per batch of data changes).
+    /// Microtasks queued so far (one per batch of data changes).
     public private(set) var queuedBatches = 0
 
     /// A controller for `views` (view ref → the bindings its assets show, in order) over `data`,
-    /// following `flow`. Declares the lane rule `microtask` drains before `main`.
+    /// following `flow`; microtasks run in `data.js`.
     public init(
         _ simulation: Simulation, data: PlayerDataModel, flow: PlayerFlow, views: [String: [String]],
-        staleUpdates: PlayerStaleUpdatePolicy = .drop, rendering: PlayerNativeRendering = .mainQueue
+        staleUpdates: PlayerStaleUpdatePolicy = .deliver, rendering: PlayerNativeRendering = .mainQueue
     ) {
         self.simulation = simulation
         self.data = data
         self.views = views
         self.staleUpdates = staleUpdates
         self.rendering = rendering
-        microtask = simulation.lane("microtask")
         main = simulation.lane("main")
-        simulation.rule(microtask, drainsBefore: main)
         // Weak: the flow and the data model must not keep the controller alive.
         flow.onTransition { [weak self] _, state in
             guard let self else { return }
@@ -86,56 +85,67 @@ public final class PlayerViewController {
             return
         }
         pendingBindings = [binding]
-        pendingInstance = current
         queuedBatches += 1
         simulation.emit(
             "view.queueUpdate", binding, ["batched": false, "pending": 1, "instance": .int(current.number)])
-        simulation.post(microtask, simulation.symbol("view.resolve")) { [self] in
+        data.js.queueMicrotask("view.resolve") { [self] in
             let changed = pendingBindings ?? []
-            let instance = pendingInstance
             pendingBindings = nil
-            pendingInstance = nil
-            guard let instance else { return }
-            update(instance, bindings: changed, reason: "data")
+            // The view current when the microtask runs, not when it was queued.
+            guard let shown = self.current else { return }
+            update(shown, bindings: changed, reason: "data")
         }
     }
 
     private func update(_ instance: PlayerViewInstance, bindings: [String], reason: String) {
-        if !instance.isCurrent, staleUpdates == .drop {
-            droppedCount += 1
-            simulation.emit(
-                "view.dropped", instance.ref,
-                ["instance": .int(instance.number), "reason": .text(reason), "current": .text(currentView ?? "")])
-            return
-        }
         resolutions += 1
         let shown = views[instance.ref] ?? []
         let update = PlayerViewUpdate(
-            viewRef: instance.ref, values: shown.map { ($0, data.get($0)) }, reason: reason, number: resolutions,
+            viewRef: instance.ref, values: shown.map { ($0, data.value($0)) }, reason: reason, number: resolutions,
             instance: instance.number)
         simulation.emit(
             "view.resolve", instance.ref,
             [
                 "reason": .text(reason), "number": .int(resolutions), "instance": .int(instance.number),
-                "bindings": .int(bindings.count), "stale": .bool(!instance.isCurrent),
+                "bindings": .int(bindings.count),
             ])
         sendToNative(update)
     }
 
     private func sendToNative(_ update: PlayerViewUpdate) {
+        lastSent = update.number
         switch rendering {
         case .mainQueue:
             simulation.post(main, simulation.symbol("view.update")) { [self] in apply(update) }
-        case .hydrateConcurrently:
+        case .hydrateConcurrently, .cancelPreviousRender:
             // One lane per update: the hydrations of two updates finish in an order the strategy picks.
             let hydrate = simulation.lane("native.hydrate.\(update.number)")
             simulation.post(hydrate, simulation.symbol("view.hydrate")) { [self] in
+                guard !renderCancelled(update) else { return }
                 simulation.post(main, simulation.symbol("view.update")) { [self] in apply(update) }
             }
         }
     }
 
+    /// Android's `PlayerFragment.handleAssetUpdate` cancels the rendering job of the previous update
+    /// when a new one arrives: an update older than the last one sent is never shown.
+    private func renderCancelled(_ update: PlayerViewUpdate) -> Bool {
+        guard rendering == .cancelPreviousRender, update.number < lastSent else { return false }
+        droppedCount += 1
+        simulation.emit(
+            "view.renderCancelled", update.viewRef, ["number": .int(update.number), "by": .int(lastSent)])
+        return true
+    }
+
     private func apply(_ update: PlayerViewUpdate) {
+        if renderCancelled(update) { return }
+        if staleUpdates == .drop, update.instance != current?.number {
+            droppedCount += 1
+            simulation.emit(
+                "view.dropped", update.viewRef,
+                ["instance": .int(update.instance), "number": .int(update.number), "current": .text(currentView ?? "")])
+            return
+        }
         applied.append(update)
         simulation.emit(
             "view.update", update.viewRef,

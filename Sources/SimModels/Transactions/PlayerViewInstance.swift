@@ -15,13 +15,14 @@ public final class PlayerViewInstance {
     }
 }
 
-/// What a view instance does with an update that arrives after the flow transitioned away from it.
+/// Whether the native side applies an update of a view instance the flow has already left.
 public enum PlayerStaleUpdatePolicy: String, Sendable {
-    /// Before player-ui/player PR #471: the old instance still resolves and calls its `onUpdate`,
-    /// so the native side may render the previous view again (issue #403; #485 counts the extra
-    /// update the `.input` commit before a transition produces).
+    /// What Player does: every resolved update reaches `onUpdate` and the native side, whichever view
+    /// the flow is on by then (issue #485, open, counts the old view's extra update; PR #471's core
+    /// change was reverted).
     case deliver
-    /// PR #471: the instance knows the flow transitioned and drops the update (a `view.dropped` event).
+    /// The proposal of issue #485 ("checking the view to be updated against current view being
+    /// shown"): the native side drops an update whose instance is no longer current (`view.dropped`).
     case drop
 }
 
@@ -29,7 +30,12 @@ public enum PlayerStaleUpdatePolicy: String, Sendable {
 public enum PlayerNativeRendering: String, Sendable {
     /// iOS SwiftUI: each update is applied by one `main` job, in the order the core sent them.
     case mainQueue
-    /// Android: each update is hydrated on its own coroutine and applied on `main` when done, so
-    /// two updates in flight may be applied in either order (the race of player-ui/player #403).
+    /// Android before the fix: each update is hydrated on its own coroutine and applied on `main`
+    /// when done, so two updates in flight may be applied in either order (player-ui/player #403).
     case hydrateConcurrently
+    /// Android as shipped: as `hydrateConcurrently`, but a new update cancels the rendering job of
+    /// the previous one (`renderingJob?.cancel("handling new update")` in
+    /// `android/player/src/main/kotlin/com/intuit/playerui/android/ui/PlayerFragment.kt`), so only
+    /// the last update sent is shown.
+    case cancelPreviousRender
 }

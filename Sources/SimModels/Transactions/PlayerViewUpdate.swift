@@ -3,8 +3,8 @@
 public struct PlayerViewUpdate: Sendable {
     /// The view's reference (its id in the flow).
     public var viewRef: String
-    /// Binding → value, in the view's asset order.
-    public var values: [(binding: String, value: String)]
+    /// Binding → value (nil: the binding holds no value), in the view's asset order.
+    public var values: [(binding: String, value: String?)]
     /// Why the view was resolved: `enter` (a transition), `data` (batched data changes) or
     /// `validation` (a blocked transition re-rendering the current view).
     public var reason: String
@@ -13,8 +13,8 @@ public struct PlayerViewUpdate: Sendable {
     /// The view instance that resolved it (each entered view is a new instance), 1-based.
     public var instance: Int
 
-    /// The snapshot value of `binding`, nil when the view does not show it.
+    /// The snapshot value of `binding`, nil when the view does not show it or it holds no value.
     public func value(of binding: String) -> String? {
-        values.first { $0.binding == binding }?.value
+        values.first { $0.binding == binding }?.value ?? nil
     }
 }
