@@ -30,8 +30,14 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // The interposition layer (DESIGN §11): C entry points linked into every executable and test
+        // executable through SimCore; its load-time constructor installs simrun's executors first.
+        .target(name: "CSimInterpose"),
         // HeapModule is SimCore's one package dependency: the timer queue (measured: BENCHMARKS.md).
-        .target(name: "SimCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+        .target(
+            name: "SimCore",
+            dependencies: ["CSimInterpose", .product(name: "HeapModule", package: "swift-collections")]
+        ),
         .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),

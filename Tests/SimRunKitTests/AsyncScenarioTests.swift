@@ -21,6 +21,22 @@ import Testing
         }
     }
 
+    /// The hook column: `simrun` with the factory turned off uses the enqueue hook.
+    @Test(arguments: CaptureProbe.constructs.map(\.variant))
+    func theHookRouteCapturesWhatTheMatrixSays(_ variant: String) throws {
+        let expected = try #require(CaptureProbe.constructs.first { $0.variant == variant }).hook
+        let run = try SimrunProcess.run(
+            ["run", "capture-probe", "--variant", variant, "--seed", "0"],
+            environment: ["SIMRUN_EXECUTOR_FACTORY": "off"])
+        if expected {
+            #expect(run.status == 0, "\(variant): \(run.stdout)\(run.stderr)")
+        } else {
+            #expect(run.status == 1, "\(variant) must fail, not pass: \(run.stdout)")
+            #expect(run.stdout.contains("stays-in-simulation") || run.stdout.contains("captured:"), "\(run.stdout)")
+        }
+        #expect(!run.stderr.contains("executor factory is not installed"), "opting out is not a fallback to report")
+    }
+
     @Test func aRealDispatchQueueIsReportedAsAnEscape() throws {
         let run = try SimrunProcess.run(["run", "capture-probe", "--variant", "dispatch-global", "--seed", "3"])
         #expect(run.status == 1)
