@@ -136,11 +136,16 @@ public enum ExecutorFactoryGate {
         guard case .notFirst(let reason) = atLoad, !reported.exchange(true, ordering: .acquiringAndReleasing) else {
             return
         }
-        let line =
-            "simrun: the executor factory is not installed in this process: \(reason). The \(route) route is "
-            + "used: @MainActor code and sleeps inside Task {} cannot be explored here; run them from an "
-            + "executable built on SimRun.main.\n"
+        let line = fallbackMessage(reason: reason, route: route) + "\n"
         _ = Array(line.utf8).withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// The line said (once) when a process could not install the factory first: why, the route used
+    /// instead, and where `@MainActor` scenarios can run.
+    public static func fallbackMessage(reason: String, route: CaptureRoute) -> String {
+        "simrun: the executor factory is not installed in this process: \(reason). The \(route) route is used: "
+            + "@MainActor code and sleeps inside Task {} cannot be explored here; run them from an executable "
+            + "built on SimRun.main."
     }
 
     private static let reported = Atomic<Bool>(false)
