@@ -11,7 +11,7 @@ import Testing
 @MainActor final class ProfileModel {
     private(set) var selected: Int?
     private(set) var shown: Profile?
-    private(set) var loading: Task<Void, Never>?
+    private var loading: Task<Void, Never>?
     private let service: ProfileService
     private let dropsStaleLoads: Bool
 
@@ -59,6 +59,12 @@ actor ProfileService {
     sim.check(
         "shows-the-latest-selection", model.shown?.id == model.selected,
         "selected \(model.selected ?? 0), shows \(model.shown?.name ?? "nothing")")
+}
+
+@Test func theLatestSelectionWins() async {
+    await simulate(seeds: 0..<500) { @MainActor sim in
+        await selectTwoProfiles(sim, dropsStaleLoads: true)
+    }
 }
 // article:end
 
@@ -137,6 +143,16 @@ actor ProfileService {
                 group.addTask { ("\(strategy)", await explore(strategy, fixed: false)) }
             }
             group.addTask { ("fixed", await explore(.random, fixed: true)) }
+            // Plain concurrency of no simulation, meanwhile: it runs on the platform's executors as usual.
+            group.addTask {
+                let counter = PlainCounter()
+                await withTaskGroup(of: Void.self) { inner in
+                    for _ in 0..<50 { inner.addTask { await counter.bump() } }
+                }
+                let onMain = await MainActor.run { 1 }
+                try? await Task.sleep(for: .milliseconds(2))
+                return ("plain", (nil, await counter.value + onMain))
+            }
             var all: [String: (UInt64?, Int)] = [:]
             for await (key, value) in group { all[key] = value }
             return all
@@ -151,6 +167,20 @@ actor ProfileService {
         }
         #expect(fixedSerial.0 == nil && fixedSerial.1 == 60)
         #expect(parallel["fixed"]?.0 == nil && parallel["fixed"]?.1 == 60)
+        #expect(
+            parallel["plain"]?.1 == 51, "plain work beside the simulations: \(String(describing: parallel["plain"]))")
+    }
+
+    @Test func theArticleShowsThisFilesCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/SimTesting/SimTesting.docc/TestingAViewModel.md"),
+            encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let begin = try #require(source.range(of: "// article:begin\n"))
+        let end = try #require(source.range(of: "// article:end"))
+        #expect(article.contains(String(source[begin.upperBound..<end.lowerBound])))
     }
 
     @Test func aGoalNoScheduleReachedIsAnIssue() async {
@@ -162,6 +192,16 @@ actor ProfileService {
         } matching: {
             $0.comments.map(\.rawValue).joined().contains("\"never-reached\" was reached in none of 3")
         }
+    }
+}
+
+/// An actor of no simulation.
+actor PlainCounter {
+    var value = 0
+    func bump() async {
+        let seen = value
+        await Task.yield()
+        value = max(value, seen) + 1
     }
 }
 
