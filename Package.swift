@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation --target SimCore` (and SimTesting): the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Only the bench's baseline executable (`simrun bench --only viewmodel`): the same view model
+        // under Point-Free's TestClock + withMainSerialExecutor. Never a dependency of the libraries.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     ],
     targets: [
         .systemLibrary(
@@ -63,6 +67,14 @@ let package = Package(
         // Swift Testing integration: explore a scenario from a @Test, replay a Traces/ corpus.
         .target(name: "SimTesting", dependencies: ["SimCore", "SimTrace", "SimEngine"]),
         .executableTarget(name: "simrun", dependencies: ["SimRunKit"]),
+        // `simrun bench`'s baseline for the view-model row, run as a child next to `simrun`.
+        .executableTarget(
+            name: "simrun-bench-baseline",
+            dependencies: [
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ]
+        ),
         // A user's own executable over their own scenario, through the same command tree (README).
         .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
 
@@ -88,6 +100,7 @@ let package = Package(
                 "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
                 "simrun",
                 "simrun-example",
+                "simrun-bench-baseline",
             ]
         ),
         // A user's package from the outside: public products only (and the temporary-file helper).

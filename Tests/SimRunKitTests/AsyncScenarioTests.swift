@@ -73,6 +73,18 @@ import Testing
         #expect(rows >= CaptureProbe.constructs.count - 2, "README lists the constructs (\(rows) rows found)")
     }
 
+    /// `simrun bench --only viewmodel` measures both sides: simrun's in-process exploration of the
+    /// view model (every schedule passing) and the TestClock + withMainSerialExecutor baseline child.
+    @Test func theViewModelBenchRowMeasuresBothSides() throws {
+        let run = try SimrunProcess.run(["bench", "--quick", "--only", "viewmodel"], timeout: 300)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("@MainActor view-model schedules/s, in process"), "\(run.stdout)")
+        #expect(run.stdout.contains("x the baseline's runs/s"), "\(run.stdout)")
+        #expect(
+            !run.stdout.contains("baseline not measured") && !run.stdout.contains("NOT all passed"), "\(run.stdout)")
+        #expect(!run.stdout.contains("did not all pass"), "\(run.stdout)")
+    }
+
     @Test func aRealDispatchQueueIsReportedAsAnEscape() throws {
         let run = try SimrunProcess.run(["run", "capture-probe", "--variant", "dispatch-global", "--seed", "3"])
         #expect(run.status == 1)
