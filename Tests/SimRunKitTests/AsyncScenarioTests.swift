@@ -1,4 +1,5 @@
 import Foundation
+import SimCore
 import SimEngine
 import SimScenarios
 import SimTestSupport
@@ -83,6 +84,20 @@ import Testing
         #expect(
             !run.stdout.contains("baseline not measured") && !run.stdout.contains("NOT all passed"), "\(run.stdout)")
         #expect(!run.stdout.contains("did not all pass"), "\(run.stdout)")
+    }
+
+    /// The in-test route and the executable's route give the same run: `@MainActor` scenarios run in
+    /// this test process (load-time factory) have the digest `simrun run` prints in its own process.
+    @Test(arguments: scenarios)
+    func aRunInTheTestProcessIsTheRunOfTheExecutable(_ name: String) throws {
+        let scenario = try #require(BuiltinScenarios.all.first { $0.name == name })
+        for seed: UInt64 in [3, 11] {
+            let here = scenario.run(variant: "buggy", seed: seed, strategy: RandomStrategy())
+            let there = try SimrunProcess.run(["run", name, "--variant", "buggy", "--seed", String(seed)])
+            #expect(
+                there.stdout.contains("digest \(here.digest)"),
+                "\(name) seed \(seed): \(here.digest) vs \(there.stdout)")
+        }
     }
 
     @Test func aRealDispatchQueueIsReportedAsAnEscape() throws {
