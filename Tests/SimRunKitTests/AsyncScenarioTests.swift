@@ -23,8 +23,8 @@ import Testing
     }
 
     /// The hook column: `simrun` with the factory turned off uses the enqueue hook. What it does not
-    /// capture must be reported: an actor job of a `Task {}` escapes in some orders only (and with
-    /// real timing), so the escapes are looked for over 20 seeds, never passed over.
+    /// capture must be reported: an actor job of a `Task {}` escapes in some orders and timings only,
+    /// so the escapes are looked for over 20 seeds, never passed over.
     @Test(arguments: CaptureProbe.constructs.map(\.variant))
     func theHookRouteCapturesWhatTheMatrixSays(_ variant: String) throws {
         let expected = try #require(CaptureProbe.constructs.first { $0.variant == variant }).hook
@@ -42,7 +42,11 @@ import Testing
             #expect(run.status == 0, "\(variant): \(run.stdout)\(run.stderr)")
         } else {
             #expect(run.status == 1, "\(variant) must fail, not pass: \(run.stdout)")
-            #expect(run.stdout.contains("stays-in-simulation") || run.stdout.contains("captured"), "\(run.stdout)")
+            // An actor job of a `Task {}` leaves the run depending on real timing too: fuzz then says the
+            // seed ran differently in its worker, which is a failure as well, never a pass.
+            #expect(
+                run.stdout.contains("stays-in-simulation") || run.stdout.contains("captured")
+                    || run.stdout.contains("NONDETERMINISTIC"), "\(run.stdout)")
         }
         #expect(!run.stderr.contains("executor factory is not installed"), "opting out is not a fallback to report")
     }
