@@ -51,6 +51,16 @@ import Testing
         #expect(!run.stderr.contains("executor factory is not installed"), "opting out is not a fallback to report")
     }
 
+    /// A process without the factory refuses a scenario that needs it, saying why (never a hang, never a
+    /// pass): here the user turned it off.
+    @Test func withoutTheFactoryAMainActorScenarioIsRefusedWithTheReason() throws {
+        let run = try SimrunProcess.run(
+            ["run", "double-tap-submit", "--seed", "0"], environment: ["SIMRUN_EXECUTOR_FACTORY": "off"])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("async-capture"), "\(run.stdout)")
+        #expect(run.stdout.contains("enqueue-hook route: SIMRUN_EXECUTOR_FACTORY=off"), "\(run.stdout)")
+    }
+
     /// README's capture matrix is the one these tests check: each row with a `capture-probe` variant
     /// says "captured" in a column exactly when the construct's flag for that route says so.
     @Test func theReadmeMatrixIsTheCheckedOne() throws {
