@@ -167,8 +167,8 @@ struct ExplorationRun: Sendable {
             outcome.issues.append(lines.joined(separator: "\n"))
         } catch {
             outcome.issues.append(
-                "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.verdict); the trace could not be saved: \(error)"
-            )
+                "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.verdict); "
+                    + "the trace could not be saved: \(error)")
         }
         return outcome
     }

@@ -11,7 +11,8 @@ import Testing
     import Darwin
 #endif
 
-/// How a simulation orders the jobs of each schedule: a typed strategy for ``simulate(_:seeds:seed:strategy:limits:jobs:failureDirectory:watchdog:sourceLocation:_:)``.
+/// How a simulation orders the jobs of each schedule: a typed strategy for
+/// ``simulate(_:seeds:seed:strategy:limits:jobs:failureDirectory:watchdog:sourceLocation:_:)``.
 public struct SimulationStrategy: Sendable, Hashable, CustomStringConvertible {
     /// The strategy as simrun's command line and traces name it.
     public let spec: StrategySpec
@@ -45,7 +46,7 @@ public struct SimulationStrategy: Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// @Test func theLatestSelectionWins() async {
 ///     await simulate(seeds: 0..<500) { @MainActor sim in
-///         let model = ProfileModel(service: ProfileService())
+///         let model = ProfileModel(service: ProfileService(), dropsStaleLoads: true)
 ///         model.select(1)
 ///         model.select(2)
 ///         await sim.settle()
@@ -60,7 +61,7 @@ public struct SimulationStrategy: Sendable, Hashable, CustomStringConvertible {
 /// shrunk, saved under `failureDirectory`, attached to the test, and becomes one `Issue` at the
 /// caller naming the oracle, the seed, the trace and how to rerun exactly that schedule: pass
 /// `seed:` here, or set `SIMRUN_SEED` for the test run. A `sometimes` goal the body declares and no
-/// schedule reached is an issue too.
+/// schedule of a campaign (more than one seed) reached is an issue too.
 ///
 /// The runs happen on a thread of their own, off the test's task; `watchdog` bounds the wait (a job
 /// that blocks its thread forever is reported, never waited for).
@@ -107,16 +108,19 @@ public func simulate(
         scenario: scenario, variant: nil, strategy: strategy.spec, seeds: chosen, seconds: nil, jobs: jobs,
         failureDirectory: failureDirectory,
         rerun: { _, seed in
-            "SIMRUN_SEED=\(seed) swift test --filter \(shellQuoted(testFilter(name))) (or pass seed: \(seed) to simulate)"
+            let filter = shellQuoted(testFilter(name))
+            return "SIMRUN_SEED=\(seed) swift test --filter \(filter) (or pass seed: \(seed) to simulate)"
         },
         refusalHint: "run it from an executable built on SimRun.main")
     guard var outcome = await offTheTestsThread(watchdog: watchdog, run.perform) else {
         Issue.record(
-            "\(scenarioName): the runs did not finish within \(watchdog) (a job blocked its thread?); not waiting longer",
-            sourceLocation: sourceLocation)
+            Comment(
+                rawValue: "\(scenarioName): the runs did not finish within \(watchdog) (a job blocked its thread?); "
+                    + "not waiting longer"), sourceLocation: sourceLocation)
         return ExplorationRun.empty
     }
-    if outcome.exploration.failure == nil && outcome.issues.isEmpty {
+    // A rerun of one seed is not a campaign: its goals say nothing about coverage.
+    if outcome.exploration.failure == nil && outcome.issues.isEmpty && chosen.count > 1 {
         for goal in outcome.exploration.goals where goal.runs == 0 {
             outcome.issues.append(
                 "\(scenarioName): sometimes \"\(goal.name)\" was reached in none of \(outcome.exploration.schedules) "

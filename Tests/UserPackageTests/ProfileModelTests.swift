@@ -183,6 +183,18 @@ actor ProfileService {
         #expect(article.contains(String(source[begin.upperBound..<end.lowerBound])))
     }
 
+    /// A body that blocks its thread (a real lock, a semaphore) never hangs the test: the watchdog
+    /// reports it and the test goes on.
+    @Test func aBlockedRunIsReportedByTheWatchdogNotWaitedFor() async {
+        await withKnownIssue {
+            await simulate(seeds: 0..<1, strategy: .fifo, watchdog: .milliseconds(200)) { _ in
+                usleep(1_500_000)
+            }
+        } matching: {
+            $0.comments.map(\.rawValue).joined().contains("the runs did not finish within")
+        }
+    }
+
     @Test func aGoalNoScheduleReachedIsAnIssue() async {
         await withKnownIssue {
             await simulate(seeds: 0..<3, strategy: .fifo) { sim in

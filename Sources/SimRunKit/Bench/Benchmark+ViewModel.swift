@@ -50,8 +50,8 @@ extension Benchmark {
             ratio: baselineRate.isNaN ? nil : ratio, ratioMeaning: "simrun schedules/s / baseline runs/s",
             target: "context", met: nil,
             note:
-                "\(seeds) seeds of a model selecting two profiles whose loads (an actor, Task.sleep 100 ms) race, random "
-                + "strategy, \(ExecutorCapture.route) route\(passed ? "" : ", NOT all passed"); the baseline runs the "
+                "\(seeds) seeds of a model selecting two profiles whose loads (an actor, Task.sleep 100 ms) race, "
+                + "random strategy, \(ExecutorCapture.route) route\(passed ? "" : ", NOT all passed"); the baseline runs the "
                 + "same model \(seeds) times in a child process (swift-clocks 1.1.1, swift-concurrency-extras 1.4.3)"
                 + baselineNote)
     }
