@@ -89,7 +89,22 @@ public func explore(
         failureDirectory: failureDirectory,
         rerun: { path, _ in "\(programName) replay \(shellQuoted(path))" },
         refusalHint: "explore it with `\(programName) fuzz \(scenario.name)`")
-    return run.perform().report(sourceLocation: sourceLocation)
+    // The campaign runs on a thread of its own, outside the test's task: its runs then never nest in
+    // the test's job, and need no thread each.
+    return onJoinedThread(run.perform).report(sourceLocation: sourceLocation)
+}
+
+/// ``explore(_:variant:strategy:seeds:seconds:jobs:failureDirectory:programName:sourceLocation:)``
+/// with a typed strategy (`.pct(depth: 3)`, `.random`, `.dfs(preemptions: 2)`, …).
+@discardableResult
+public func explore(
+    _ scenario: Scenario, variant: String? = nil, strategy: SimulationStrategy, seeds: Range<UInt64> = 0..<1_000,
+    seconds: Double? = nil, jobs: Int = 1, failureDirectory: String = "simrun-failures",
+    programName: String = "simrun", sourceLocation: SourceLocation = #_sourceLocation
+) -> Exploration {
+    explore(
+        scenario, variant: variant, strategy: strategy.description, seeds: seeds, seconds: seconds, jobs: jobs,
+        failureDirectory: failureDirectory, programName: programName, sourceLocation: sourceLocation)
 }
 
 /// One exploration, computed apart from the test (on any thread), then reported in the test's task:

@@ -174,6 +174,29 @@ private final class Rendezvous: Sendable {
     func claim() -> Bool { !resumed.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
+/// Runs `body` on a new thread and waits for it (no task: a run binds that thread to its simulation).
+func onJoinedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    let result = ResultSlot<T>()
+    let context = Unmanaged.passRetained(ThreadWork { result.value.withLock { $0 = body() } }).toOpaque()
+    #if canImport(Darwin)
+        var thread: pthread_t?
+    #else
+        var thread = pthread_t()
+    #endif
+    let status = pthread_create(&thread, nil, threadMain, context)
+    precondition(status == 0, "cannot start a thread for the exploration: \(status)")
+    #if canImport(Darwin)
+        pthread_join(thread!, nil)
+    #else
+        pthread_join(thread, nil)
+    #endif
+    return result.value.withLock { $0! }
+}
+
+private final class ResultSlot<T: Sendable>: Sendable {
+    let value = Mutex<T?>(nil)
+}
+
 /// Starts `body` on a new detached thread.
 private func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
     let context = Unmanaged.passRetained(ThreadWork(body)).toOpaque()

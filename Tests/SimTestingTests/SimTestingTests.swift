@@ -123,7 +123,8 @@ import Testing
             #expect(corpus.replay(trace))
             #expect(corpus.replayOnFixed(trace))
         }
-        let fixed = explore(scenario, variant: "fixed", seeds: 0..<100, failureDirectory: directory)
+        let fixed = explore(
+            scenario, variant: "fixed", strategy: .pct(depth: 2), seeds: 0..<100, failureDirectory: directory)
         #expect(fixed.failure == nil && fixed.schedules == 100)
     }
 
