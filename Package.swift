@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation --target SimCore` (and SimTesting): the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Only the bench's baseline executable (`simrun bench --only viewmodel`): the same view model
+        // under Point-Free's TestClock + withMainSerialExecutor. Never a dependency of the libraries.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     ],
     targets: [
         .systemLibrary(
@@ -30,8 +34,14 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // The interposition layer (DESIGN §11): C entry points linked into every executable and test
+        // executable through SimCore; its load-time constructor installs simrun's executors first.
+        .target(name: "CSimInterpose"),
         // HeapModule is SimCore's one package dependency: the timer queue (measured: BENCHMARKS.md).
-        .target(name: "SimCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+        .target(
+            name: "SimCore",
+            dependencies: ["CSimInterpose", .product(name: "HeapModule", package: "swift-collections")]
+        ),
         .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
@@ -57,6 +67,14 @@ let package = Package(
         // Swift Testing integration: explore a scenario from a @Test, replay a Traces/ corpus.
         .target(name: "SimTesting", dependencies: ["SimCore", "SimTrace", "SimEngine"]),
         .executableTarget(name: "simrun", dependencies: ["SimRunKit"]),
+        // `simrun bench`'s baseline for the view-model row, run as a child next to `simrun`.
+        .executableTarget(
+            name: "simrun-bench-baseline",
+            dependencies: [
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ]
+        ),
         // A user's own executable over their own scenario, through the same command tree (README).
         .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
 
@@ -82,6 +100,7 @@ let package = Package(
                 "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
                 "simrun",
                 "simrun-example",
+                "simrun-bench-baseline",
             ]
         ),
         // A user's package from the outside: public products only (and the temporary-file helper).

@@ -9,23 +9,25 @@ import Synchronization
 /// with sleeps on virtual time; it fails (never passes) when the construct left the run: the
 /// `stays-in-simulation` oracle names what escaped, or `captured` says where the code ran instead.
 public enum CaptureProbe {
-    /// Each construct, and whether the executor-factory and the enqueue-hook routes capture it.
-    public static let constructs: [(variant: String, summary: String, factory: Bool, hook: Bool)] = [
-        ("task", "Task {} started by the body", true, true),
-        ("detached", "Task.detached", true, true),
-        ("task-group", "withTaskGroup children", true, true),
-        ("async-stream", "an AsyncStream fed by another task", true, true),
-        ("continuation", "withCheckedContinuation resumed by another task", true, true),
-        ("actor-in-group", "an actor method that yields, called from task-group children", true, true),
-        ("actor-in-task", "an actor method that yields, called from Task {}", true, false),
-        ("yield-in-task", "Task.yield() inside Task {}", true, true),
-        ("main-actor", "a @MainActor function, and Task {} from it", true, false),
-        ("task-sleep", "Task.sleep(for:) in the body", true, true),
-        ("sleep-in-task", "Task.sleep(for:) inside Task {}", true, false),
-        ("continuous-clock", "ContinuousClock().sleep(for:) in the body", true, true),
-        ("suspending-clock", "SuspendingClock().sleep(for:) in the body", true, true),
-        ("sim-clock", "the injected sim.clock, inside Task {}", true, true),
-        ("dispatch-global", "a continuation resumed from DispatchQueue.global().async", false, false),
+    /// Each construct, and whether it is captured by the executor-factory route in an executable built
+    /// on `SimRun.main` (`factory`), by the same route installed at load time inside `swift test`
+    /// (`inTest`), and by the enqueue-hook route (`hook`: a process where the factory is off).
+    public static let constructs: [(variant: String, summary: String, factory: Bool, inTest: Bool, hook: Bool)] = [
+        ("task", "Task {} started by the body", true, true, true),
+        ("detached", "Task.detached", true, true, true),
+        ("task-group", "withTaskGroup children", true, true, true),
+        ("async-stream", "an AsyncStream fed by another task", true, true, true),
+        ("continuation", "withCheckedContinuation resumed by another task", true, true, true),
+        ("actor-in-group", "an actor method that yields, called from task-group children", true, true, true),
+        ("actor-in-task", "an actor method that yields, called from Task {}", true, true, false),
+        ("yield-in-task", "Task.yield() inside Task {}", true, true, true),
+        ("main-actor", "a @MainActor function, and Task {} from it", true, true, false),
+        ("task-sleep", "Task.sleep(for:) in the body", true, true, true),
+        ("sleep-in-task", "Task.sleep(for:) inside Task {}", true, true, false),
+        ("continuous-clock", "ContinuousClock().sleep(for:) in the body", true, true, true),
+        ("suspending-clock", "SuspendingClock().sleep(for:) in the body", true, true, true),
+        ("sim-clock", "the injected sim.clock, inside Task {}", true, true, true),
+        ("dispatch-global", "a continuation resumed from DispatchQueue.global().async", false, false, false),
     ]
 
     public static let scenario = Scenario.async(

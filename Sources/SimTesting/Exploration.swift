@@ -11,7 +11,7 @@ import Testing
     import Darwin
 #endif
 
-/// What one `explore` call ran and, when a schedule failed, where its shrunk trace is.
+/// What one `explore` or `simulate` call ran and, when a schedule failed, where its shrunk trace is.
 public struct Exploration: Sendable {
     /// A failure found by `explore`: its verdict, the seed that found it, and its saved trace.
     public struct Failure: Sendable {
@@ -23,8 +23,17 @@ public struct Exploration: Sendable {
         public var tracePath: String
         /// Decisions in the schedule as found and as saved (equal when it could not be shrunk).
         public var decisions: (found: Int, saved: Int)
-        /// The command line that replays the saved trace.
+        /// The command line that reruns this schedule: `simrun replay TRACE` for `explore`, and for
+        /// `simulate` the test run with `SIMRUN_SEED` set.
         public var replayCommand: String
+    }
+
+    /// A `sometimes` goal of the scenario and how many schedules reached it.
+    public struct Goal: Sendable, Equatable {
+        /// The goal's name.
+        public var name: String
+        /// Schedules that reached it.
+        public var runs: Int
     }
 
     /// Schedules run.
@@ -33,12 +42,24 @@ public struct Exploration: Sendable {
     public var failure: Failure?
     /// True when the strategy ran out of schedules (dfs) before the seeds or time did.
     public var exhausted: Bool
+    /// How this process put the runs' Swift concurrency under the scheduler: `executor-factory` in a
+    /// `swift test` process where simrun's load-time constructor installed its executors first.
+    public var route: CaptureRoute
+    /// Why the executor factory was not in force (opted out, or the process could not install it
+    /// first), or nil when it was.
+    public var routeNote: String?
+    /// The scenario's `sometimes` goals, in declaration order, with the schedules that reached each.
+    public var goals: [Goal] = []
 }
 
 /// Explores `scenario` from a test: runs `seeds` (or, given `seconds`, as many seeds as fit that
 /// wall-clock budget) under `strategy` on `variant`, and on the first failure shrinks it, saves the
 /// trace under `failureDirectory`, attaches it to the test and records one `Issue` with the verdict
 /// line, the trace's path and the `replay` command that reproduces it.
+///
+/// `Scenario.async` scenarios with `@MainActor` code, `Task {}`, actors and sleeps run here, in this
+/// process, when simrun's executors were installed at load time (``Exploration/route``); where the
+/// process could not install them first, such a scenario is one issue that says why.
 ///
 /// - Parameters:
 ///   - scenario: the scenario to run.
@@ -59,59 +80,119 @@ public func explore(
     seconds: Double? = nil, jobs: Int = 1, failureDirectory: String = "simrun-failures",
     programName: String = "simrun", sourceLocation: SourceLocation = #_sourceLocation
 ) -> Exploration {
-    var empty = Exploration(schedules: 0, failure: nil, exhausted: false)
     guard let spec = StrategySpec(parsing: strategy) else {
         Issue.record("unknown strategy '\(strategy)' (known: \(StrategySpec.names))", sourceLocation: sourceLocation)
-        return empty
+        return ExplorationRun.empty
     }
-    let chosen = variant ?? scenario.defaultVariant
-    guard scenario.hasVariant(chosen) else {
-        let names = scenario.variants.map(\.name).joined(separator: ", ")
-        Issue.record(
-            "scenario '\(scenario.name)' has no variant '\(chosen)' (variants: \(names))",
-            sourceLocation: sourceLocation)
-        return empty
+    let run = ExplorationRun(
+        scenario: scenario, variant: variant, strategy: spec, seeds: seeds, seconds: seconds, jobs: jobs,
+        failureDirectory: failureDirectory,
+        rerun: { path, _ in "\(programName) replay \(shellQuoted(path))" },
+        refusalHint: "explore it with `\(programName) fuzz \(scenario.name)`")
+    // The campaign runs on a thread of its own, outside the test's task: its runs then never nest in
+    // the test's job, and need no thread each.
+    return onJoinedThread(run.perform).report(sourceLocation: sourceLocation)
+}
+
+/// ``explore(_:variant:strategy:seeds:seconds:jobs:failureDirectory:programName:sourceLocation:)``
+/// with a typed strategy (`.pct(depth: 3)`, `.random`, `.dfs(preemptions: 2)`, …).
+@discardableResult
+public func explore(
+    _ scenario: Scenario, variant: String? = nil, strategy: SimulationStrategy, seeds: Range<UInt64> = 0..<1_000,
+    seconds: Double? = nil, jobs: Int = 1, failureDirectory: String = "simrun-failures",
+    programName: String = "simrun", sourceLocation: SourceLocation = #_sourceLocation
+) -> Exploration {
+    explore(
+        scenario, variant: variant, strategy: strategy.description, seeds: seeds, seconds: seconds, jobs: jobs,
+        failureDirectory: failureDirectory, programName: programName, sourceLocation: sourceLocation)
+}
+
+/// One exploration, computed apart from the test (on any thread), then reported in the test's task:
+/// `explore` and `simulate` share it, so both give the same verdicts, traces and issues.
+struct ExplorationRun: Sendable {
+    let scenario: Scenario
+    let variant: String?
+    let strategy: StrategySpec
+    let seeds: Range<UInt64>
+    let seconds: Double?
+    let jobs: Int
+    let failureDirectory: String
+    /// The command line that reruns a failing schedule, from the saved trace's path and the seed.
+    let rerun: @Sendable (_ tracePath: String, _ seed: UInt64) -> String
+    /// What to do instead when this process cannot run the scenario.
+    let refusalHint: String
+
+    static var empty: Exploration {
+        Exploration(
+            schedules: 0, failure: nil, exhausted: false, route: ExecutorCapture.route,
+            routeNote: ExecutorCapture.routeNote)
     }
-    if let reason = TraceCorpus.cannotRunHere(scenario) {
-        Issue.record(
-            Comment(rawValue: "\(reason): explore it with `\(programName) fuzz \(scenario.name)`"),
-            sourceLocation: sourceLocation)
-        return empty
-    }
-    let plan = RunPlan(scenario: scenario, variant: chosen, strategy: spec)
-    let report = Fuzzer(plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs)).run()
-    empty.schedules = report.schedules
-    empty.exhausted = report.exhausted
-    if report.schedules == 0 {
-        Issue.record(
-            "explored \(scenario.name)/\(chosen) and ran no schedule (seeds \(seeds))", sourceLocation: sourceLocation)
-        return empty
-    }
-    guard let finding = report.findings.min(by: { $0.seed < $1.seed }) else { return empty }
-    do {
-        let failure = try save(finding, plan: plan, strategy: spec, in: failureDirectory, programName: programName)
-        empty.failure = failure
-        attach(failure.tracePath, sourceLocation: sourceLocation)
-        var lines = [
-            "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(spec)): \(failure.verdict)",
-            "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
-            "  replay: \(failure.replayCommand)",
-        ]
-        if scenario.hasVariant("fixed") && chosen != "fixed" {
-            lines.append("  fixed:  \(failure.replayCommand) --variant fixed")
+
+    /// What an exploration found, and the issues and attachment it owes the test.
+    struct Outcome: Sendable {
+        var exploration: Exploration
+        var issues: [String] = []
+        var attachment: String?
+
+        /// Records the issues and the trace in the current test; returns the exploration.
+        func report(sourceLocation: SourceLocation) -> Exploration {
+            if let attachment { attach(attachment, sourceLocation: sourceLocation) }
+            for issue in issues { Issue.record(Comment(rawValue: issue), sourceLocation: sourceLocation) }
+            return exploration
         }
-        Issue.record(Comment(rawValue: lines.joined(separator: "\n")), sourceLocation: sourceLocation)
-    } catch {
-        Issue.record(
-            "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.verdict); the trace could not be saved: \(error)",
-            sourceLocation: sourceLocation)
     }
-    return empty
+
+    /// Runs the campaign, and on a failure shrinks, saves and checks the trace. Touches no test state.
+    func perform() -> Outcome {
+        var outcome = Outcome(exploration: Self.empty)
+        let chosen = variant ?? scenario.defaultVariant
+        guard scenario.hasVariant(chosen) else {
+            let names = scenario.variants.map(\.name).joined(separator: ", ")
+            outcome.issues.append("scenario '\(scenario.name)' has no variant '\(chosen)' (variants: \(names))")
+            return outcome
+        }
+        if let reason = TraceCorpus.cannotRunHere(scenario) {
+            outcome.issues.append("\(reason): \(refusalHint)")
+            return outcome
+        }
+        let plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy)
+        let report = Fuzzer(plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs)).run()
+        outcome.exploration.schedules = report.schedules
+        outcome.exploration.exhausted = report.exhausted
+        outcome.exploration.route = ExecutorCapture.route
+        outcome.exploration.routeNote = ExecutorCapture.routeNote
+        outcome.exploration.goals = zip(report.goals, report.goalCounts).map { Exploration.Goal(name: $0, runs: $1) }
+        if report.schedules == 0 {
+            outcome.issues.append("explored \(scenario.name)/\(chosen) and ran no schedule (seeds \(seeds))")
+            return outcome
+        }
+        guard let finding = report.findings.min(by: { $0.seed < $1.seed }) else { return outcome }
+        do {
+            let failure = try save(finding, plan: plan, strategy: strategy, in: failureDirectory, rerun: rerun)
+            outcome.exploration.failure = failure
+            outcome.attachment = failure.tracePath
+            var lines = [
+                "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(strategy)): \(failure.verdict)",
+                "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
+                "  replay: \(failure.replayCommand)",
+            ]
+            if scenario.hasVariant("fixed") && chosen != "fixed" {
+                lines.append("  fixed:  \(failure.replayCommand) --variant fixed")
+            }
+            outcome.issues.append(lines.joined(separator: "\n"))
+        } catch {
+            outcome.issues.append(
+                "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.verdict); "
+                    + "the trace could not be saved: \(error)")
+        }
+        return outcome
+    }
 }
 
 /// Shrinks a finding in this process, records it, and checks that the saved file replays identically.
 private func save(
-    _ finding: Fuzzer.Finding, plan: RunPlan, strategy: StrategySpec, in directory: String, programName: String
+    _ finding: Fuzzer.Finding, plan: RunPlan, strategy: StrategySpec, in directory: String,
+    rerun: @Sendable (String, UInt64) -> String
 ) throws(CommandFailure) -> Exploration.Failure {
     try ensureDirectory(directory)
     let name = "\(plan.scenario.name)-\(plan.variant)-\(fileNameSlug(finding.signature.oracle)).simtrace"
@@ -132,7 +213,7 @@ private func save(
     return Exploration.Failure(
         verdict: result.verdict, seed: finding.seed, tracePath: path,
         decisions: (finding.tape.count, result.tape.count),
-        replayCommand: "\(programName) replay \(shellQuoted(path))")
+        replayCommand: rerun(path, finding.seed))
 }
 
 /// Attaches the trace file to the current test (Swift Testing keeps it with the test's results when

@@ -192,13 +192,16 @@ public struct TraceCorpus: Sendable {
         }
     }
 
-    /// Why `scenario` cannot run in a test process, or nil when it can: `@MainActor` code and sleeps
-    /// inside `Task {}` are captured only by the executor factory, which only an executable built on
-    /// `SimRun.main` installs.
+    /// Why `scenario` cannot run in this test process, or nil when it can: `@MainActor` code and sleeps
+    /// inside `Task {}` are captured only by the executor factory, which simrun's load-time constructor
+    /// installs when it can be first (`ExecutorFactoryGate`); otherwise only an executable built on
+    /// `SimRun.main` has it.
     static func cannotRunHere(_ scenario: Scenario) -> String? {
-        guard scenario.concurrency == .executorFactory else { return nil }
-        return "\(scenario.name) needs the executor-factory route (@MainActor code or sleeps in Task {}), "
-            + "which only an executable built on SimRun.main has"
+        guard scenario.concurrency == .executorFactory, !ExecutorCapture.ensureRoute().capturesMainActor else {
+            return nil
+        }
+        return "\(scenario.name) needs the executor-factory route (@MainActor code or sleeps in Task {}), which "
+            + "this process does not have (\(ExecutorCapture.routeNote ?? ExecutorCapture.route.description))"
     }
 
     /// The names in a directory (empty when it cannot be read).

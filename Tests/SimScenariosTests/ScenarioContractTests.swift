@@ -8,8 +8,8 @@ import Testing
 @Suite struct ScenarioContractTests {
     /// The bug scenarios (a buggy and a fixed variant); `unruly-counter`, the reliability probe that
     /// traps and reads the wall clock on purpose, is not one.
-    /// `@MainActor` scenarios need the executor-factory route, which a test process cannot have:
-    /// `AsyncScenarioTests` holds them to the same promises through `simrun`.
+    /// `@MainActor` scenarios run here too (the load-time executor factory), but their campaigns are
+    /// slower: `AsyncScenarioTests` holds them to the same promises through `simrun`.
     static let bugScenarios = BuiltinScenarios.all.filter {
         $0.hasVariant("buggy") && $0.hasVariant("fixed") && $0.concurrency != .executorFactory
     }

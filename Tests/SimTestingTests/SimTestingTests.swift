@@ -98,22 +98,42 @@ import Testing
     }
 }
 
-/// A scenario whose `@MainActor` code only an executable built on `SimRun.main` can capture fails
-/// `explore` and `replay` in a test process with the command to use instead, never a silent pass.
+/// A built-in scenario with `@MainActor` code, `Task {}` and sleeps, explored and replayed in this
+/// test process: simrun's load-time constructor installed the executor factory before the runner's
+/// `main`, so nothing is refused and no child process runs.
 @Suite struct SimTestingExecutorFactoryTests {
-    @Test func aMainActorScenarioIsRefusedWithTheCommandToUse() throws {
-        let scenario = try #require(BuiltinScenarios.all.first { $0.concurrency == .executorFactory })
+    @Test func aMainActorScenarioIsExploredShrunkSavedAndReplayedInProcess() throws {
+        let scenario = try #require(BuiltinScenarios.all.first { $0.name == "double-tap-submit" })
+        #expect(scenario.concurrency == .executorFactory)
+        let directory = try makeTemporaryDirectory("explore-main-actor").path
+        var exploration: Exploration?
         withKnownIssue {
-            explore(scenario, seeds: 0..<1)
-        } matching: {
-            $0.comments.map(\.rawValue).joined().contains("explore it with `simrun fuzz \(scenario.name)`")
+            exploration = explore(scenario, variant: "buggy", seeds: 0..<300, failureDirectory: directory)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("double-tap-submit/buggy failed at seed") && text.contains("replay: simrun replay")
         }
+        let found = try #require(exploration)
+        #expect(found.route == .executorFactory && found.routeNote == nil)
+        let failure = try #require(found.failure)
+        #expect(FileManager.default.fileExists(atPath: failure.tracePath))
+        let corpus = TraceCorpus(directory: directory, scenarios: BuiltinScenarios.all)
+        #expect(corpus.traces.count == 1)
+        for trace in corpus.traces {
+            #expect(corpus.replay(trace))
+            #expect(corpus.replayOnFixed(trace))
+        }
+        let fixed = explore(
+            scenario, variant: "fixed", strategy: .pct(depth: 2), seeds: 0..<100, failureDirectory: directory)
+        #expect(fixed.failure == nil && fixed.schedules == 100)
+    }
+
+    @Test func theCommittedTracesOfMainActorScenariosReplayInProcess() throws {
         let corpus = TraceCorpus(scenarios: BuiltinScenarios.all)
-        let trace = try #require(corpus.traces.first { corpus.scenario(of: $0)?.name == scenario.name })
-        withKnownIssue {
-            corpus.replay(trace)
-        } matching: {
-            $0.comments.map(\.rawValue).joined().contains("needs the executor-factory route")
+        let traces = corpus.traces.filter { corpus.scenario(of: $0)?.concurrency == .executorFactory }
+        #expect(!traces.isEmpty)
+        for trace in traces where !trace.recordsCrash {
+            #expect(corpus.replay(trace), "\(trace.name)")
         }
     }
 }

@@ -74,15 +74,34 @@ public enum ExecutorCapture {
     private static let installed = Atomic<Int>(0)
     private static let installLock = Mutex<Void>(())
 
+    /// Why the executor factory is not the route in force (opted out, or the process could not install
+    /// it first), or nil when it is.
+    public static var routeNote: String? {
+        if route == .executorFactory { return nil }
+        switch ExecutorFactoryGate.atLoad {
+        case .optedOut(let reason), .notFirst(let reason): return reason
+        case .install: return "this toolchain or OS offers no executor factory"
+        case nil: return "simrun's load-time constructor did not run in this process"
+        }
+    }
+
     /// Installs simrun's main and default executors for the whole process. Call it first thing in a
     /// synchronous `main`, before any task exists (`SimRun.main` does); later it would hang the
-    /// runtime, so it refuses inside a task and once any route is installed. Returns the route in
-    /// force afterwards.
+    /// runtime, so it refuses inside a task and once any route is installed. In executables that link
+    /// SimCore the load-time constructor has usually installed them already: this then changes
+    /// nothing. `SIMRUN_EXECUTOR_FACTORY=off` keeps them out. Returns the route in force afterwards.
     @discardableResult
     public static func installExecutorFactory() -> CaptureRoute {
         // Called from inside a task, the platform's executors are already running: installing now
         // would hang (probes). Refuse, and leave the hook route to `ensureRoute`.
         guard !withUnsafeCurrentTask(body: { $0 != nil }) else { return route }
+        guard !ExecutorFactoryGate.isOptedOut(ExecutorFactoryGate.Facts.current.setting) else { return route }
+        installFactoryFirst()
+        return route
+    }
+
+    /// Installs the factory unless a route is in force; the caller has made sure it is first.
+    static func installFactoryFirst() {
         installLock.withLock { _ in
             guard installed.load(ordering: .acquiring) == 0 else { return }
             #if compiler(>=6.3)
@@ -92,7 +111,6 @@ public enum ExecutorCapture {
                 }
             #endif
         }
-        return route
     }
 
     /// Makes sure some route is in force: the factory if it was installed, else the enqueue hook
@@ -104,6 +122,7 @@ public enum ExecutorCapture {
             guard installed.load(ordering: .acquiring) == 0 else { return }
             if EnqueueHook.install() { installed.store(2, ordering: .releasing) }
         }
+        ExecutorFactoryGate.reportFallbackOnce(route)
         return route
     }
 
@@ -127,12 +146,22 @@ public enum ExecutorCapture {
     /// Routers by task id, for jobs of a simulation's tasks that arrive from another thread.
     static let owners = Mutex<[UInt64: WeakRouter]>([:])
 
+    /// How many tasks `owners` holds: while none, a job of no run skips the table's lock (the test
+    /// runner's own jobs, in a test process with the factory installed).
+    private static let ownerCount = Atomic<Int>(0)
+
     static func register(_ taskID: UInt64, to router: any JobRouter) {
-        owners.withLock { $0[taskID] = WeakRouter(router) }
+        owners.withLock {
+            if $0.updateValue(WeakRouter(router), forKey: taskID) == nil { ownerCount.add(1, ordering: .releasing) }
+        }
     }
 
     static func unregister(_ taskIDs: [UInt64]) {
-        owners.withLock { table in for id in taskIDs { table[id] = nil } }
+        owners.withLock { table in
+            for id in taskIDs where table.removeValue(forKey: id) != nil {
+                ownerCount.subtract(1, ordering: .releasing)
+            }
+        }
     }
 
     /// Starts a run's first task. On the hook route it prefers simrun's executor: without a
@@ -149,7 +178,7 @@ public enum ExecutorCapture {
 
     /// The router a job belongs to when it arrives on a thread that runs no simulation.
     static func owner(of taskID: UInt64) -> (any JobRouter)? {
-        guard taskID != 0 else { return nil }
+        guard taskID != 0, ownerCount.load(ordering: .acquiring) > 0 else { return nil }
         return owners.withLock { $0[taskID]?.router }
     }
 }
@@ -343,9 +372,10 @@ private final class ThreadSlot: Sendable {
             }
         }
 
-        // Nothing outside a run uses the main actor in a simrun process: the run loop is never run.
-        func run() throws {}
-        func stop() {}
+        // The main executor's run loop is the platform's: a test runner's async `main` drains it (an
+        // executable built on SimRun.main never runs it; its main is synchronous).
+        func run() throws { try PlatformExecutorFactory.mainExecutor.run() }
+        func stop() { PlatformExecutorFactory.mainExecutor.stop() }
     }
 
     @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)

@@ -8,8 +8,8 @@ extension Scenario {
         /// from the body and its task-group children.
         case eitherRoute
         /// Anything else — `@MainActor` code, sleeps or `Task.yield()` inside `Task {}` — needs the
-        /// executor-factory route: an executable built on `SimRun.main` (a test runs the scenario in a
-        /// child process, e.g. `simrun`).
+        /// executor-factory route: an executable built on `SimRun.main`, or a test process where
+        /// simrun's load-time constructor installed it first (`ExecutorFactoryGate`).
         case executorFactory
     }
 
@@ -56,7 +56,8 @@ enum AsyncRun {
             simulation.fail(
                 "async-capture",
                 "this scenario needs the executor-factory route (@MainActor, or sleeps inside Task {}): run it from an "
-                    + "executable built on SimRun.main, e.g. simrun (this process has the \(route) route)")
+                    + "executable built on SimRun.main, e.g. simrun (this process has the \(route) route: "
+                    + "\(ExecutorCapture.routeNote ?? "no reason recorded"))")
             return
         }
         let capture = AsyncCapture(simulation: simulation, route: route)

@@ -66,6 +66,9 @@ public struct Scenario: Sendable {
             defer { ExecutorCapture.bind(nil) }
             return simulation.run()
         }
-        return ExecutorCapture.ensureRoute() == .enqueueHook ? runOnPlainThread(run) : run()
+        // A run called from inside a task (a test function) runs on a thread of its own: nested inside
+        // the caller's job, the runtime would place some of the run's jobs as the caller's.
+        let insideTask = withUnsafeCurrentTask { $0 != nil }
+        return ExecutorCapture.ensureRoute() == .enqueueHook || insideTask ? runOnPlainThread(run) : run()
     }
 }

@@ -8,6 +8,10 @@ extension Simulation {
             let count = collectCandidates()
             if count == 0 {
                 if advanceToNextDeadline() { continue }
+                if !quietWaiters.isEmpty {
+                    resumeQuietWaiter()
+                    continue
+                }
                 verdict = reportedFailure ?? deadlockVerdict()
                 break
             }

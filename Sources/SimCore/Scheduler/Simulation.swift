@@ -72,6 +72,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var nextTaskNumber = 0
     @exclusivity(unchecked) var taskLaneCounts: [String: Int] = [:]
     @exclusivity(unchecked) var finished = false
+    /// Tasks waiting in `settle()` for the run to go quiet, first come first resumed.
+    @exclusivity(unchecked) var quietWaiters: [() -> Void] = []
 
     let kernelLane: Symbol
     let kindPick: Symbol

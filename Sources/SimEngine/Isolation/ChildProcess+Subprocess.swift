@@ -35,11 +35,38 @@ extension ChildProcess {
         ).termination
     }
 
+    /// Runs another program shipped beside this executable (`simrun-bench-baseline`) to the end,
+    /// collecting its output; kills it after `timeoutSeconds`. Throws when there is no such program.
+    package static func runSibling(_ name: String, _ arguments: [String], timeoutSeconds: Double = 300)
+        throws(CommandFailure) -> Output
+    {
+        let directory = String(
+            executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+        let base = executable == "/proc/self/exe" ? selfDirectory() : directory
+        let path = base + "/" + name
+        guard access(path, X_OK) == 0 else {
+            throw CommandFailure(ExitStatus.usage, "\(path) is not there: build it (`swift build --product \(name)`)")
+        }
+        let result = try complete(
+            arguments, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
+            timeoutSeconds: timeoutSeconds, program: path)
+        return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    /// The directory of the running binary (Linux: `/proc/self/exe` resolved).
+    private static func selfDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "." }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+    }
+
     /// What a child may print before it is cut off (a shrink prints a few lines; a trap a page).
     private static let outputLimit = 16 << 20
 
     private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
-        _ arguments: [String], output: Out, error: Err, timeoutSeconds: Double
+        _ arguments: [String], output: Out, error: Err, timeoutSeconds: Double, program: String? = nil
     ) throws(CommandFailure) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
     where Out.OutputType: Sendable, Err.OutputType: Sendable {
         guard isAvailable else {
@@ -50,7 +77,7 @@ extension ChildProcess {
         // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops children.
         options.processGroupID = 0
         let configuration = Configuration(
-            executable: .path(FilePath(executable)),
+            executable: .path(FilePath(program ?? executable)),
             // argv[0] stays the name the user ran, so the child prints the same command names.
             arguments: Arguments(
                 executablePathOverride: CommandLine.arguments.first ?? "simrun", remainingValues: arguments),

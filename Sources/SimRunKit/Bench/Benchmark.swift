@@ -59,7 +59,7 @@ struct Benchmark {
 
     /// The measurements, by the names `--only` accepts.
     static let groups = [
-        "kernel", "timers", "async", "record", "corpus", "replay", "fuzz", "until-bug", "memory",
+        "kernel", "timers", "async", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug", "memory",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
@@ -73,6 +73,7 @@ struct Benchmark {
             case "kernel": figures.append(kernelFigure())
             case "timers": figures.append(timerFigure())
             case "async": figures.append(asyncFigure())
+            case "viewmodel": figures.append(try viewModelFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
             case "replay": figures += try replayAndDecodeFigures()
