@@ -30,8 +30,18 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // The one interposition layer (DESIGN §11): C entry points (the clocks, …) defined in every
+        // executable and test executable that links SimCore, simulated on a run's thread, forwarded
+        // elsewhere. `dl` for dlsym on C libraries older than glibc 2.34.
+        .target(
+            name: "CSimInterpose",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         // HeapModule is SimCore's one package dependency: the timer queue (measured: BENCHMARKS.md).
-        .target(name: "SimCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
+        .target(
+            name: "SimCore",
+            dependencies: ["CSimInterpose", .product(name: "HeapModule", package: "swift-collections")]
+        ),
         .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
