@@ -65,6 +65,22 @@ import Testing
         #expect(seen, "in 40 tries no worker failed where the re-run passed")
     }
 
+    @Test func aTimedOrShardedCampaignChecksTheSeedsItRan() throws {
+        let directory = try makeTemporaryDirectory("determinism-timed")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let timed = try SimrunProcess.run(
+            ["fuzz", "counter-race", "--variant", "fixed", "--time", "0.3", "--check-determinism=1000"], in: directory)
+        #expect(timed.status == 0, "\(timed.stdout)\(timed.stderr)")
+        #expect(timed.stdout.contains(" seeds checked in two more processes (one in 1000), 0 differences"))
+        let shard = try SimrunProcess.run(
+            [
+                "fuzz", "counter-race", "--variant", "fixed", "--seeds", "0..<100", "--shard", "2/3",
+                "--check-determinism=2",
+            ],
+            in: directory)
+        #expect(shard.stdout.contains("determinism: 17 seeds checked"), "shard 2/3 runs 33 seeds: \(shard.stdout)")
+    }
+
     @Test func strategiesWhoseSeedsDoNotStandAloneAreRefused() throws {
         let run = try SimrunProcess.run(["fuzz", "counter-race", "--strategy", "surw", "--check-determinism=2"])
         #expect(run.status == 64, "\(run.stderr)")

@@ -59,8 +59,11 @@ extension FuzzCommand {
     ) throws(CommandFailure) -> DeterminismSummary {
         let console = context.console
         // The shard's seeds are lower + index + i * count; the campaign ran about the first `schedules`.
-        let shardSeeds = range.count == 0 ? 0 : (range.count - shard.index + shard.count - 1) / shard.count
-        let ran = time == nil ? min(schedules, shardSeeds) : schedules
+        // (With --time the range is open-ended: only the schedules run count.)
+        let span = range.upperBound - range.lowerBound
+        let after = span <= UInt64(shard.index) ? 0 : span - UInt64(shard.index)
+        let shardSeeds = after / UInt64(shard.count) + (after % UInt64(shard.count) == 0 ? 0 : 1)
+        let ran = Int(min(UInt64(schedules), shardSeeds))
         let seeds = DeterminismCampaign.Seeds(
             start: range.lowerBound &+ UInt64(shard.index), stride: UInt64(shard.count) &* UInt64(every),
             count: (ran + every - 1) / every)
