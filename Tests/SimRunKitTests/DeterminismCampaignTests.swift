@@ -85,5 +85,11 @@ import Testing
         let run = try SimrunProcess.run(["fuzz", "counter-race", "--strategy", "surw", "--check-determinism=2"])
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains("--check-determinism needs runs that a seed alone decides"), "\(run.stderr)")
+        let directory = try makeTemporaryDirectory("determinism-result")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = directory.appendingPathComponent("shard.json").path
+        let sharded = try SimrunProcess.run(
+            ["fuzz", "counter-race", "--shard", "1/2", "--result", result, "--check-determinism"], in: directory)
+        #expect(sharded.status == 64 && sharded.stderr.contains("not carried into --result"), "\(sharded.stderr)")
     }
 }

@@ -84,6 +84,10 @@ struct FuzzCommand: CatalogCommand {
                 "--check-determinism needs runs that a seed alone decides (not \(from != nil ? "--from" : "\(strategy.kind)"))"
             )
         }
+        if checkDeterminism != nil && result != nil {
+            // A shard result carries findings for `simrun merge`, not the determinism check's differences.
+            throw ValidationError("--check-determinism is not carried into --result files: run it without --result")
+        }
         if shard != nil && strategy.kind.learnsAcrossRuns {
             // A learning strategy's schedules depend on the runs before them: split seeds would not add up.
             throw ValidationError("--shard does not apply to \(strategy.kind), which learns from run to run")
