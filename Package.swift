@@ -34,9 +34,13 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
-        // The interposition layer (DESIGN §11): C entry points linked into every executable and test
-        // executable through SimCore; its load-time constructor installs simrun's executors first.
-        .target(name: "CSimInterpose"),
+        // The one interposition layer (DESIGN §11): C entry points (the clocks, …; its load-time constructor installs simrun's executors first) defined in every
+        // executable and test executable that links SimCore, simulated on a run's thread, forwarded
+        // elsewhere. `dl` for dlsym on C libraries older than glibc 2.34.
+        .target(
+            name: "CSimInterpose",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         // HeapModule is SimCore's one package dependency: the timer queue (measured: BENCHMARKS.md).
         .target(
             name: "SimCore",

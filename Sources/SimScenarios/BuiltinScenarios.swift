@@ -11,6 +11,7 @@ public enum BuiltinScenarios {
         CounterRace.scenario,
         ActorReentrancyCache.scenario,
         SearchDebounceTask.scenario,
+        FrameLoopSearch.scenario,
         DoubleTapSubmit.scenario,
         UnrulyCounter.scenario,
         // Real upstream bugs (issue #16), each citing its issue or PR.

@@ -23,11 +23,20 @@ public enum CaptureProbe {
         ("yield-in-task", "Task.yield() inside Task {}", true, true, true),
         ("main-actor", "a @MainActor function, and Task {} from it", true, true, false),
         ("task-sleep", "Task.sleep(for:) in the body", true, true, true),
-        ("sleep-in-task", "Task.sleep(for:) inside Task {}", true, true, false),
+        ("sleep-in-task", "Task.sleep(for:) inside Task {}", true, true, true),
         ("continuous-clock", "ContinuousClock().sleep(for:) in the body", true, true, true),
         ("suspending-clock", "SuspendingClock().sleep(for:) in the body", true, true, true),
         ("sim-clock", "the injected sim.clock, inside Task {}", true, true, true),
         ("dispatch-global", "a continuation resumed from DispatchQueue.global().async", false, false, false),
+        // Where the clocks stay real (macOS: `VirtualClocks.areVirtual` is false) these two fail.
+        (
+            "clock-reads", "ContinuousClock, SuspendingClock, DispatchTime, C clocks read around 7/16/333 ms sleeps",
+            VirtualClocks.areVirtual, VirtualClocks.areVirtual, VirtualClocks.areVirtual
+        ),
+        (
+            "clock-reads-in-main-and-task", "the same clocks read in @MainActor and Task {} code after odd sleeps",
+            VirtualClocks.areVirtual, VirtualClocks.areVirtual, false
+        ),
     ]
 
     public static let scenario = Scenario.async(
@@ -113,6 +122,10 @@ public enum CaptureProbe {
                 }
             }
             log.expect(sim, lanePrefix: "task")
+        case "clock-reads":
+            await clockReads(sim, log)
+        case "clock-reads-in-main-and-task":
+            await clockReadsInMainAndTask(sim, log)
         default:
             log.note("unknown probe \(variant)")
         }

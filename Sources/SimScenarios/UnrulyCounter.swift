@@ -20,8 +20,13 @@ public enum UnrulyCounter {
         summary: "counter-race with models that trap, read the wall clock, use Set order or never stop",
         variants: [
             .init("crashing", "a stale write by worker.a trips a precondition (traps on some schedules)"),
-            .init("wall-clock", "records the wall clock in an event: no two runs are alike"),
+            .init(
+                "wall-clock",
+                "records a real clock (CPU time; the wall clock is virtual) in an event: no two runs alike"),
             .init("set-order", "starts the workers in Set order: stable in a process, not across processes"),
+            .init(
+                "set-verdict", "fails only when a Set's first element is worker.a: the verdict differs across processes"
+            ),
             .init("spinning", "a poller reposts itself forever: ends at the step limit"),
             .init("ticking", "a timer rearms itself forever: ends at the virtual-time limit"),
         ],
@@ -51,10 +56,12 @@ public enum UnrulyCounter {
         }
         switch variant {
         case "wall-clock":
-            // Deliberately wrong: real time leaks into the recorded events.
+            // Deliberately wrong: real time leaks into the recorded events. The wall clock itself is the
+            // run's virtual clock on its thread (VirtualClocks), so this reads the clock simrun keeps
+            // real: the process's CPU time.
             simulation.post(on: "main", "stamp") {
                 var now = timespec()
-                clock_gettime(CLOCK_REALTIME, &now)
+                clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
                 simulation.emit("clock.read", "wall", ["nanoseconds": .int(Int(now.tv_nsec))])
             }
         case "spinning":
@@ -68,6 +75,12 @@ public enum UnrulyCounter {
             break
         }
         simulation.sometimes("interleaved reads") { counter.reads == workers.count && counter.writes == 0 }
+        if variant == "set-verdict" {
+            // Deliberately wrong: which name a Set lists first depends on the per-process hash seed.
+            let first = Set(["worker.a", "worker.b", "worker.c", "worker.d"]).first ?? ""
+            simulation.atEnd("set order") { first == "worker.a" ? "the Set listed \(first) first" : nil }
+            return
+        }
         simulation.atEnd("no lost update") {
             counter.value == workers.count ? nil : "counter is \(counter.value) after \(workers.count) increments"
         }

@@ -70,5 +70,6 @@ final class SubmittedOrder {
     var promo: String?
 }
 
-// AutosaveDraft.swift, beside this file, is the async example (see "Your own async code" below).
-SimRun.main(scenarios: [CheckoutPromoCode.scenario, AutosaveDraft.scenario])
+// AutosaveDraft.swift, beside this file, is the async example (see "Your own async code" below);
+// ActivityStamps.swift reads Date(), ContinuousClock and DispatchTime inside a run (virtual time).
+SimRun.main(scenarios: [CheckoutPromoCode.scenario, AutosaveDraft.scenario, ActivityStamps.scenario])

@@ -163,4 +163,28 @@ import Testing
             executable: example, ["fuzz", "autosave-draft", "--variant", "fixed", "--seeds", "0..<500", "--out", out])
         #expect(fixedFuzz.status == 0)
     }
+
+    /// The clock promise in a user's executable: `Date()`, `ContinuousClock.now` and
+    /// `DispatchTime.now()` read in `@MainActor` and `Task {}` code after 7, 16 and 333 ms sleeps are
+    /// exactly the run's virtual time (the scenario's oracles compare each reading), for every seed.
+    @Test(.enabled(if: virtualClocksExpected, "the clocks stay real on this platform"))
+    func aUsersClockReadingsAreVirtualAndExact() throws {
+        let example = SimrunProcess.executable.deletingLastPathComponent().appendingPathComponent("simrun-example")
+        let directory = try makeTemporaryDirectory("example-clocks")
+        let out = directory.appendingPathComponent("failures").path
+        let fuzz = try SimrunProcess.run(
+            executable: example, ["fuzz", "activity-stamps", "--strategy", "random", "--seeds", "0..<40", "--out", out])
+        #expect(fuzz.status == 0, "\(fuzz.stdout)\(fuzz.stderr)")
+        let check = try SimrunProcess.run(
+            executable: example, ["run", "activity-stamps", "--seed", "5", "--check-determinism"], in: directory)
+        #expect(check.stdout.contains(": deterministic — two processes"), "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("verdict pass"), "\(check.stdout)")
+    }
 }
+
+/// Linux must interpose the clocks (a broken link fails, never skips); elsewhere only if it says so.
+#if os(Linux)
+    let virtualClocksExpected = true
+#else
+    let virtualClocksExpected = VirtualClocks.areVirtual
+#endif

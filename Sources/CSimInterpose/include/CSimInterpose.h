@@ -1,7 +1,12 @@
-// The interposition layer (DESIGN §11): the C entry points simrun defines in every executable and test
-// executable that links SimCore. Each part keeps to its own marked section and source file.
+// The one interposition layer (DESIGN §11): C entry points defined in every executable and test
+// executable that links SimCore. A definition in the executable wins over the shared library's for
+// every PLT reference in the process (Linux, ELF); each interposer simulates when called on a thread
+// that runs a simulation and forwards untouched (`dlsym(RTLD_NEXT, …)`) anywhere else.
+
 #ifndef CSIMINTERPOSE_H
 #define CSIMINTERPOSE_H
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +26,38 @@ int simrun_process_thread_count(void);
 
 /// 1 when called on the process's main (initial) thread, 0 when not, -1 when it cannot be told.
 int simrun_on_main_thread(void);
+
+// MARK: - Virtual clocks (clocks.c, issue #23)
+//
+// `clock_gettime`, `gettimeofday`, `time` and `timespec_get` read the run's virtual clock on a thread
+// bound with `simrun_clocks_bind`; everywhere else they are the C library's. Linux only: on other
+// platforms the functions below exist and report that the clocks stay real.
+
+/// Reads a run's virtual clock: nanoseconds since the start of the run.
+typedef int64_t (*simrun_clock_reader)(void *_Nullable context);
+
+/// The monotonic clocks (CLOCK_MONOTONIC, _RAW, _COARSE, CLOCK_BOOTTIME) read this many nanoseconds
+/// at virtual time 0 of a run: never 0, which libdispatch reads as DISPATCH_TIME_NOW.
+#define SIMRUN_VIRTUAL_MONOTONIC_EPOCH_NS 1000000000LL
+/// The wall clock (CLOCK_REALTIME, `gettimeofday`, `time`, Foundation's `Date()`) reads
+/// 2025-01-01T00:00:00Z (Unix seconds) at virtual time 0 of a run.
+#define SIMRUN_VIRTUAL_WALL_EPOCH_SECONDS 1735689600LL
+
+/// Binds this thread's clocks to `reader(context)`, or back to the real clocks when `reader` is NULL.
+/// Returns nothing; read the previous binding first with `simrun_clocks_binding` to restore it.
+void simrun_clocks_bind(simrun_clock_reader _Nullable reader, void *_Nullable context);
+
+/// This thread's binding (NULL reader: the real clocks).
+void simrun_clocks_binding(simrun_clock_reader _Nullable *_Nonnull reader, void *_Nullable *_Nonnull context);
+
+/// 1 when the process's `clock_gettime`, `gettimeofday`, `time` and `timespec_get` are simrun's (what
+/// every library in the process calls), 0 when the platform or the link left them to the C library.
+int simrun_clocks_interposed(void);
+
+/// How many clock reads returned virtual time in this process (evidence for tests and `doctor`).
+uint64_t simrun_clocks_virtual_reads(void);
+
+// MARK: - (end of virtual clocks)
 
 #ifdef __cplusplus
 }

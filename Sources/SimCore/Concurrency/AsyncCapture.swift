@@ -25,8 +25,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private var actorJobCounts: [String: Int] = [:]
     /// The task whose job is running now (`task` before the first job: the body's creator).
     private var running = "task"
-    /// The real instant the running job started (one clock read per job: the elapsed time is the
-    /// same on the suspending clock while the machine is awake, which is all a run needs).
+    /// The instant the running job started, read only where the clocks stay real (`SleepDelay`): on
+    /// virtual clocks a sleep's delay is exact and needs no bound.
     private(set) var jobStartContinuous = ContinuousClock.now
     /// Whether the scenario's body has returned.
     var bodyFinished = false
@@ -98,8 +98,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         simulation.post(mainLane, task.mainLabel) { [unowned self] in run(job, as: task.name, main: true) }
     }
 
-    func enqueueTimed(_ job: CapturedJob, lower: Duration, span: Duration) {
-        let delay = Self.virtualDelay(lower: lower, span: span)
+    func enqueueTimed(_ job: CapturedJob, delay: Duration) {
         let owner = running
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
         simulation.schedule(at: simulation.now &+ delay.nanosecondsClamped, on: simulation.lane(owner), "task.sleep") {
@@ -116,26 +115,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     private func run(_ job: CapturedJob, as task: String, main: Bool) {
         running = task
-        jobStartContinuous = ContinuousClock.now
+        if !VirtualClocks.areVirtual { jobStartContinuous = ContinuousClock.now }
         if main { job.runMain() } else { job.runGlobal() }
-    }
-
-    /// The duration a sleep asked for, from the delay the runtime computed against a real clock: the
-    /// true value lies in `lower ... lower + span` (span = the real time the sleeping job had run).
-    /// Durations people write are round, so this takes the coarsest round value in the interval — the
-    /// multiple of the largest power of ten (from 1 s down to 1 ns) that falls in it. The same sleep
-    /// gives the same virtual delay however loaded the machine, as long as the job runs for less than
-    /// the distance to the next rounder value (e.g. 300 ms stays 300 ms unless the job ran 100 ms).
-    static func virtualDelay(lower: Duration, span: Duration) -> Duration {
-        let low = max(0, lower.nanosecondsClamped)
-        let high = low &+ max(0, span.nanosecondsClamped)
-        var unit: Int64 = 1_000_000_000
-        while unit >= 1 {
-            let candidate = (low + unit - 1) / unit * unit
-            if candidate <= high { return .nanoseconds(candidate) }
-            unit /= 10
-        }
-        return .nanoseconds(low)
     }
 
     // MARK: The end of a run

@@ -32,12 +32,12 @@ protocol JobRouter: AnyObject, Sendable {
     func enqueueGlobal(_ job: CapturedJob)
     /// A job for the main actor, enqueued on the simulation's thread.
     func enqueueMain(_ job: CapturedJob)
-    /// A job due after a delay the runtime computed from a real clock: the requested duration lies in
-    /// `lower ... lower + span` (see `AsyncCapture.virtualDelay`).
-    func enqueueTimed(_ job: CapturedJob, lower: Duration, span: Duration)
+    /// A job due `delay` of virtual time from now (a sleep; see `SleepDelay`).
+    func enqueueTimed(_ job: CapturedJob, delay: Duration)
     /// A job that belongs to a task of this simulation but was enqueued from another thread.
     func enqueueForeign(_ job: CapturedJob, what: String)
-    /// The real instant the job running now started, to bound the delay of a sleep.
+    /// The instant the job running now started on the continuous clock: only read where the clocks
+    /// stay real (`SleepDelay.roundest`).
     var jobStartContinuous: ContinuousClock.Instant { get }
 }
 
@@ -319,18 +319,12 @@ private final class ThreadSlot: Sendable {
                 }
                 return
             }
-            // The runtime turned the sleep's deadline (real now + duration, read by the task during this
-            // job) into a delay from a later real now: the duration lies between the delay and the delay
-            // plus the real time this job has run.
-            let span: Duration =
-                if clock is ContinuousClock {
-                    ContinuousClock.now - router.jobStartContinuous
-                } else if clock is SuspendingClock {
-                    ContinuousClock.now - router.jobStartContinuous
-                } else {
-                    .zero
-                }
-            router.enqueueTimed(captured, lower: lower, span: span)
+            // The runtime turned the sleep's deadline (now + duration, read by the task during this job)
+            // into a delay from a later now: on virtual clocks the two nows are one instant.
+            let readsClock = clock is ContinuousClock || clock is SuspendingClock
+            router.enqueueTimed(
+                captured,
+                delay: SleepDelay.virtual(lower, computedFromNow: readsClock, jobStart: router.jobStartContinuous))
         }
 
         func enqueue<C: Clock>(
@@ -339,14 +333,15 @@ private final class ThreadSlot: Sendable {
             let captured = CapturedJob(UnownedJob(job))
             if let router = ExecutorCapture.current {
                 if let deadline = instant as? ContinuousClock.Instant {
-                    let now = ContinuousClock.now
-                    router.enqueueTimed(captured, lower: deadline - now, span: now - router.jobStartContinuous)
+                    let delay = SleepDelay.virtual(
+                        deadline - ContinuousClock.now, computedFromNow: true, jobStart: router.jobStartContinuous)
+                    router.enqueueTimed(captured, delay: delay)
                     return
                 }
                 if let deadline = instant as? SuspendingClock.Instant {
-                    let now = SuspendingClock.now
-                    router.enqueueTimed(
-                        captured, lower: deadline - now, span: ContinuousClock.now - router.jobStartContinuous)
+                    let delay = SleepDelay.virtual(
+                        deadline - SuspendingClock.now, computedFromNow: true, jobStart: router.jobStartContinuous)
+                    router.enqueueTimed(captured, delay: delay)
                     return
                 }
                 router.enqueueForeign(captured, what: "a sleep on a clock simrun does not know (\(C.self))")

@@ -7,7 +7,7 @@ extension Scenario {
         /// README — tasks, task groups, continuations, and actors, sleeps and `Task.yield()` reached
         /// from the body and its task-group children.
         case eitherRoute
-        /// Anything else — `@MainActor` code, sleeps or `Task.yield()` inside `Task {}` — needs the
+        /// Anything else — `@MainActor` code, calls into actors that suspend inside `Task {}` — needs the
         /// executor-factory route: an executable built on `SimRun.main`, or a test process where
         /// simrun's load-time constructor installed it first (`ExecutorFactoryGate`).
         case executorFactory
@@ -55,7 +55,7 @@ enum AsyncRun {
         if needs == .executorFactory && !route.capturesMainActor {
             simulation.fail(
                 "async-capture",
-                "this scenario needs the executor-factory route (@MainActor, or sleeps inside Task {}): run it from an "
+                "this scenario needs the executor-factory route (@MainActor code, or actor calls inside Task {}): run it from an "
                     + "executable built on SimRun.main, e.g. simrun (this process has the \(route) route: "
                     + "\(ExecutorCapture.routeNote ?? "no reason recorded"))")
             return

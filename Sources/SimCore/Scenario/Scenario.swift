@@ -56,12 +56,12 @@ public struct Scenario: Sendable {
     ) -> RunResult {
         guard concurrency != .kernel else {
             let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
-            setUp(simulation, variant)
+            VirtualClocks.reading(simulation) { setUp(simulation, variant) }
             return simulation.run()
         }
         let run = {
             let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
-            self.setUp(simulation, variant)
+            VirtualClocks.reading(simulation) { self.setUp(simulation, variant) }
             // The run's capture is bound to this thread by its set-up; later jobs are not its own.
             defer { ExecutorCapture.bind(nil) }
             return simulation.run()

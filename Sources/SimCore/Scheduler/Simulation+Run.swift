@@ -3,6 +3,9 @@ extension Simulation {
     public func run() -> RunResult {
         precondition(!finished, "a simulation runs once")
         confinement.check("run")
+        // Every clock the user's code reads on this thread is the run's virtual clock until the end.
+        let clocks = VirtualClocks.bind(self)
+        defer { VirtualClocks.restore(clocks) }
         var verdict: Verdict? = reportedFailure
         while verdict == nil {
             let count = collectCandidates()

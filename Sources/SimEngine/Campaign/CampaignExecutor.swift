@@ -18,6 +18,8 @@ package struct CampaignOutcome: Sendable {
     package var interrupted: Bool
     /// Seeds whose failure did not re-run the same here as in the worker that found it.
     package var nondeterministic: Set<UInt64>
+    /// For each nondeterministic seed, the digest its worker saw (the re-run here saw another).
+    package var workerDigests: [UInt64: UInt64] = [:]
 
     package init(report: Fuzzer.Report, crashes: [Fuzzer.Crash], interrupted: Bool, nondeterministic: Set<UInt64>) {
         self.report = report
@@ -36,13 +38,17 @@ package struct CampaignOutcome: Sendable {
         var findings: [Fuzzer.Finding] = []
         var crashes: [Fuzzer.Crash] = []
         var nondeterministic: Set<UInt64> = []
+        var workerDigests: [UInt64: UInt64] = [:]
         for entry in table.entries {
             switch entry.evidence {
             case .crashed(let message):
                 crashes.append(Fuzzer.Crash(seed: entry.seed, message: message, occurrences: entry.occurrences))
             case .failed(let digest):
                 let result = plan.run(seed: entry.seed, strategy: plan.makeStrategy())
-                if result.digest.value != digest { nondeterministic.insert(entry.seed) }
+                if result.digest.value != digest {
+                    nondeterministic.insert(entry.seed)
+                    workerDigests[entry.seed] = digest
+                }
                 findings.append(
                     Fuzzer.Finding(
                         signature: FailureSignature(result.verdict), seed: entry.seed, verdict: result.verdict,
@@ -53,5 +59,6 @@ package struct CampaignOutcome: Sendable {
             schedules: tally.runs, failures: table.failingRuns, findings: findings, goals: goals,
             goalCounts: Array(tally.goalCounts.prefix(goals.count)), seconds: seconds, exhausted: false)
         self.init(report: report, crashes: crashes, interrupted: interrupted, nondeterministic: nondeterministic)
+        self.workerDigests = workerDigests
     }
 }

@@ -58,6 +58,13 @@ struct FuzzCommand: CatalogCommand {
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
     @Flag(help: "Do not print the timeline of the first failure.") var noShow = false
     @Option(
+        name: .customLong("check-determinism"),
+        help: ArgumentHelp(
+            "Re-run every N-th seed the campaign ran (alone: every seed) in two more processes and compare their events; a seed that differs is a finding, explained with both traces.",
+            valueName: "N"),
+        transform: NumberArgument.int(1...Int.max))
+    var checkDeterminism: Int?
+    @Option(
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
@@ -71,6 +78,16 @@ struct FuzzCommand: CatalogCommand {
         try validateFrom()
         try validateResult()
         if shards != nil && shard != .auto { throw ValidationError("--shards is for --shard auto") }
+        if checkDeterminism != nil && (strategy.kind.learnsAcrossRuns || strategy.kind == .dfs || from != nil) {
+            // Their runs depend on the runs before them (or on a trace): a seed alone does not repeat one.
+            throw ValidationError(
+                "--check-determinism needs runs that a seed alone decides (not \(from != nil ? "--from" : "\(strategy.kind)"))"
+            )
+        }
+        if checkDeterminism != nil && result != nil {
+            // A shard result carries findings for `simrun merge`, not the determinism check's differences.
+            throw ValidationError("--check-determinism is not carried into --result files: run it without --result")
+        }
         if shard != nil && strategy.kind.learnsAcrossRuns {
             // A learning strategy's schedules depend on the runs before them: split seeds would not add up.
             throw ValidationError("--shard does not apply to \(strategy.kind), which learns from run to run")
@@ -107,8 +124,16 @@ struct FuzzCommand: CatalogCommand {
             // Distinct failures of one oracle (other message shapes) get -2, -3, … so none overwrites another.
             let seen = (oracleCounts[finding.signature.oracle] ?? 0) + 1
             oracleCounts[finding.signature.oracle] = seen
-            if outcome.nondeterministic.contains(finding.seed) {
-                console.out("NONDETERMINISTIC: seed \(finding.seed) ran differently in this process than in its worker")
+            if outcome.nondeterministic.contains(finding.seed), let workerDigest = outcome.workerDigests[finding.seed] {
+                do throws(CommandFailure) {
+                    let paths = try reportNondeterministic(
+                        finding, workerDigest: workerDigest, plan: plan, context: context)
+                    traces[finding.seed] = paths.first
+                } catch {
+                    console.err("\(context.programName): seed \(finding.seed): \(error.message)")
+                }
+                // The re-run here passed: the failure is the nondeterminism, never a passing trace.
+                guard finding.verdict.isFailure else { continue }
             }
             // A finding stands (exit 1) even when saving, shrinking or re-checking it fails: the
             // failure is said on stderr, never turned into the exit code of a write error.
@@ -130,7 +155,14 @@ struct FuzzCommand: CatalogCommand {
         }
         summarize(report, crashes: outcome.crashes.count, console: console)
         if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
-        let anyFound = !report.findings.isEmpty || !outcome.crashes.isEmpty
+        var determinism: DeterminismSummary?
+        if let every = checkDeterminism, !outcome.interrupted {
+            determinism = try checkDeterminism(
+                every: every, plan: plan, range: range, shard: shardSpec, schedules: report.schedules,
+                context: context)
+        }
+        let anyFound =
+            !report.findings.isEmpty || !outcome.crashes.isEmpty || determinism?.failed == true
         let status = anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
         let verdict = anyFound ? "fail" : outcome.interrupted ? "interrupted" : "pass"
         let saved = (report.findings.map(\.seed) + outcome.crashes.map(\.seed)).compactMap { traces[$0] }
@@ -143,7 +175,7 @@ struct FuzzCommand: CatalogCommand {
         let document = document(
             outcome, plan: plan, verdict: verdict, status: status, range: range,
             shard: shardSource.map { _ in shardSpec },
-            traces: traces)
+            traces: traces, determinism: determinism)
         console.json(document.text)
         try writeResult(
             document, outcome: outcome, range: range, shard: shardSpec, source: shardSource, status: status,
@@ -217,7 +249,7 @@ struct FuzzCommand: CatalogCommand {
     /// finding (its trace, whether it crashed or ran differently in another process).
     private func document(
         _ outcome: CampaignOutcome, plan: RunPlan, verdict: String, status: Int32,
-        range: Range<UInt64>, shard: Shard?, traces: [UInt64: String]
+        range: Range<UInt64>, shard: Shard?, traces: [UInt64: String], determinism: DeterminismSummary?
     ) -> ResultDocument {
         var members = ResultDocument.run(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
@@ -228,6 +260,7 @@ struct FuzzCommand: CatalogCommand {
             .init("time", time.map { .number($0.seconds, decimals: 3) } ?? .null),
             .init("jobs", .int(Int64(jobs))), .init("shard", .optional(shard?.description)),
             .init("from", .optional(from)), .init("interrupted", .bool(outcome.interrupted)),
+            .init("determinism", determinism?.json ?? .null),
         ]
         members += CampaignJSON.members(of: outcome, exhaustive: strategy.kind == .dfs) { finding in
             [

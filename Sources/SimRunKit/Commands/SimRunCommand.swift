@@ -22,8 +22,10 @@ struct SimRunCommand: ParsableCommand {
             discussion: ExitStatus.helpText + "\n\n" + SimRun.completionHelp,
             version: SimRunVersion.current,
             subcommands: [
-                ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self, ShrinkCommand.self,
+                ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self,
+                ShrinkCommand.self,
                 ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
+                DigestsChildCommand.self,
                 WorkerChildCommand.self, BenchRecordCommand.self,
             ]
         )
@@ -94,7 +96,7 @@ public enum SimRun {
         console.progressStyle = .automatic
         var commandName = ""
         do {
-            var command = try SimRunCommand.parseAsRoot(arguments)
+            var command = try SimRunCommand.parseAsRoot(FuzzCommand.normalizingCheckDeterminism(arguments))
             if let catalogCommand = command as? any CatalogCommand {
                 commandName = type(of: catalogCommand).configuration.commandName ?? ""
                 return try catalogCommand.execute(context)

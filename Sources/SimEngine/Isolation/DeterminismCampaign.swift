@@ -1,0 +1,178 @@
+import SimCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// "Is my scenario deterministic under load?" (`fuzz --check-determinism[=N]`): runs a campaign's
+/// checked seeds in two more processes (`simrun _digests`), compares each seed's event digest, and
+/// explains every difference with two saved traces and the first event where they part.
+///
+/// A separate process is the only way to see what changes from process to process (a `Set`'s order
+/// follows a per-process hash seed; real time or a thread's timing leaking into the run).
+package struct DeterminismCampaign {
+    /// The seeds to check: `count` seeds from `start`, `stride` apart.
+    package struct Seeds: Sendable, Equatable {
+        package var start: UInt64
+        package var stride: UInt64
+        package var count: Int
+
+        package init(start: UInt64, stride: UInt64, count: Int) {
+            self.start = start
+            self.stride = max(1, stride)
+            self.count = max(0, count)
+        }
+
+        package var all: [UInt64] { (0..<count).map { start &+ UInt64($0) &* stride } }
+    }
+
+    /// One seed's run in one process.
+    package struct Sample: Sendable, Equatable {
+        package var digest: UInt64
+        package var verdictCode: UInt8
+    }
+
+    /// What the check found.
+    package struct Report: Sendable {
+        /// Seeds run in both processes and compared.
+        package var checked: Int
+        /// Seeds whose digests differ, lowest first, with each process's sample.
+        package var differences: [(seed: UInt64, first: Sample, second: Sample)]
+        /// Why the check could not compare every seed (a child died or printed nonsense); nil when it did.
+        package var incomplete: String?
+    }
+
+    package let recording: IsolatedRecording
+
+    package init(recording: IsolatedRecording) { self.recording = recording }
+
+    /// Runs `seeds` in two child processes, one after the other, and compares them seed by seed.
+    package func run(_ seeds: Seeds) throws(CommandFailure) -> Report {
+        let first = try samples(seeds)
+        let second = try samples(seeds)
+        var differences: [(seed: UInt64, first: Sample, second: Sample)] = []
+        var checked = 0
+        for seed in seeds.all {
+            guard let a = first.samples[seed], let b = second.samples[seed] else { continue }
+            checked += 1
+            if a != b { differences.append((seed, a, b)) }
+        }
+        let incomplete = first.problem ?? second.problem
+        return Report(checked: checked, differences: differences, incomplete: incomplete)
+    }
+
+    /// The arguments of the child that runs `seeds` and prints a digest line per seed.
+    package func childArguments(_ seeds: Seeds) -> [String] {
+        var arguments = ["_digests", recording.scenario, "--variant", recording.variant]
+        arguments += ["--strategy", recording.strategy, "--start", String(seeds.start)]
+        arguments += ["--stride", String(seeds.stride), "--count", String(seeds.count)]
+        if recording.noise > 0 { arguments += ["--noise", String(recording.noise)] }
+        return arguments
+    }
+
+    /// One child's samples by seed, and what stopped it early (if anything).
+    private func samples(_ seeds: Seeds) throws(CommandFailure) -> (samples: [UInt64: Sample], problem: String?) {
+        let output = try ChildProcess.run(childArguments(seeds), timeoutSeconds: 3_600)
+        var found: [UInt64: Sample] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            guard let (seed, sample) = Self.parse(line) else { continue }
+            found[seed] = sample
+        }
+        if output.termination != .exited(0) || found.count != seeds.count {
+            let last = seeds.all.last { found[$0] != nil }.map { " after seed \($0)" } ?? " before its first seed"
+            let why = ChildProcess.trapMessage(in: output.stderr).map { ": \($0)" } ?? ""
+            return (found, "a checking process \(output.termination)\(last)\(why)")
+        }
+        return (found, nil)
+    }
+
+    /// The child's line for one seed: `digest SEED HEX VERDICT-CODE`.
+    package static func line(seed: UInt64, result: RunResult) -> String {
+        "digest \(seed) \(String(result.digest.value, radix: 16)) \(result.verdict.code)"
+    }
+
+    static func parse(_ line: Substring) -> (UInt64, Sample)? {
+        let parts = line.split(separator: " ")
+        guard parts.count == 4, parts[0] == "digest", let seed = UInt64(parts[1]),
+            let digest = UInt64(parts[2], radix: 16), let code = UInt8(parts[3])
+        else { return nil }
+        return (seed, Sample(digest: digest, verdictCode: code))
+    }
+}
+
+/// Recordings of one seed that differ, saved under names that say so, and where they part.
+package struct NondeterminismEvidence: Sendable {
+    package var seed: UInt64
+    /// The saved traces with their labels: the run like the first process's (`labels.0`) and one
+    /// unlike it (`labels.1`); or, when no recording was like the first process's, two unlike it that
+    /// differ from each other (`labels.1`, `labels.1-2`); or the one behaviour seen.
+    package var traces: [(label: String, outcome: IsolatedRecording.Outcome)]
+    /// Whether some recording reproduced the first process's run (its digest).
+    package var reproducedFirst: Bool
+    /// The first differing event with context, when two differing runs were saved.
+    package var divergence: [String]?
+    /// How many recordings were made.
+    package var recordings: Int
+
+    /// The saved outcome labelled `label`, if any.
+    package func outcome(_ label: String) -> IsolatedRecording.Outcome? { traces.first { $0.label == label }?.outcome }
+
+    /// Records `seed` in child processes (at most `attempts`) until one run matches `firstDigest` (the
+    /// digest the first process saw) and one does not; saves them in `directory` as
+    /// `<stem>-<label>.simtrace` and compares them (see `traces`).
+    package static func gather(
+        seed: UInt64, firstDigest: UInt64, recording: IsolatedRecording, directory: String, stem: String,
+        labels: (String, String), attempts: Int = 6
+    ) throws(CommandFailure) -> NondeterminismEvidence {
+        try OutputPath.createParent(of: "\(directory)/\(stem)")
+        var runs: [IsolatedRecording.Outcome] = []
+        var kept: Set<String> = []
+        defer { for run in runs where !kept.contains(run.path) { unlink(run.path) } }
+        func like() -> Int? { runs.firstIndex { $0.digest.value == firstDigest } }
+        func unlike() -> Int? { runs.firstIndex { $0.digest.value != firstDigest } }
+        while runs.count < attempts && (like() == nil || unlike() == nil) {
+            // Recorded beside its final name, so that saving it is a rename in one directory.
+            runs.append(
+                try recording.record(seed: seed, to: "\(directory)/.\(stem)-recording-\(runs.count + 1).simtrace"))
+        }
+        var chosen: [(index: Int, label: String)] = []
+        if let first = like() {
+            chosen.append((first, labels.0))
+            if let second = unlike() { chosen.append((second, labels.1)) }
+        } else if let second = unlike() {
+            chosen.append((second, labels.1))
+            if let third = runs.firstIndex(where: { $0.digest != runs[second].digest }) {
+                chosen.append((third, labels.1 + "-2"))
+            }
+        }
+        var evidence = NondeterminismEvidence(
+            seed: seed, traces: [], reproducedFirst: like() != nil, divergence: nil, recordings: runs.count)
+        for (index, label) in chosen {
+            var outcome = runs[index]
+            let path = "\(directory)/\(stem)-\(label).simtrace"
+            try move(outcome.path, to: path)
+            outcome.path = path
+            kept.insert(path)
+            runs[index].path = path
+            evidence.traces.append((label, outcome))
+        }
+        if evidence.traces.count == 2 {
+            evidence.divergence = try TraceComparison(
+                expected: evidence.traces[0].outcome.path, actual: evidence.traces[1].outcome.path
+            )
+            .firstDifference(expectedLabel: evidence.traces[0].label, actualLabel: evidence.traces[1].label)
+        }
+        return evidence
+    }
+
+    private static func move(_ from: String, to path: String) throws(CommandFailure) {
+        if rename(from, path) == 0 { return }
+        let why = String(cString: strerror(errno))
+        unlink(from)
+        throw CommandFailure(ExitStatus.cannotWrite, "cannot save \(path): \(why)")
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import SimCore
+import SimEngine
+
+/// `simrun _digests`: runs a list of seeds and prints each run's event digest and verdict, one line a
+/// seed, for `fuzz --check-determinism` (`DeterminismCampaign`), which runs two of these and compares.
+/// Hidden: only simrun itself runs it.
+struct DigestsChildCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_digests", abstract: "Print the digest of each seed's run for a parent process (internal).",
+        shouldDisplay: false)
+
+    @Argument var scenario: String
+    @OptionGroup var variant: VariantOption
+    @Option var strategy: String
+    @Option var start: UInt64
+    @Option var stride: UInt64 = 1
+    @Option var count: Int
+    @Option(help: "Noise lanes added to each run.") var noise: Int = 0
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let found = try context.catalog.scenario(named: scenario)
+        guard let spec = StrategySpec(parsing: strategy) else {
+            throw CommandFailure(ExitStatus.usage, "unknown strategy \(strategy)")
+        }
+        let plan = RunPlan(
+            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
+            noise: noise)
+        let seeds = DeterminismCampaign.Seeds(start: start, stride: stride, count: count)
+        for seed in seeds.all {
+            let result = plan.run(seed: seed, strategy: plan.makeStrategy())
+            // One line a seed, written as it ends: a parent sees how far a child got if it dies.
+            context.console.out(DeterminismCampaign.line(seed: seed, result: result))
+        }
+        return ExitStatus.ok
+    }
+}
