@@ -12,9 +12,10 @@ does not compile, and a focused filter that matches no test are each counted and
 the exit status non-zero. Equivalent mutants (no test could tell them apart) stay in the list with
 their reason and are not run.
 
-muter and swift-mutation-testing are the established Swift tools; neither is used here (neither
-builds on Linux with Swift 6.3 on the machines this was written on, and they pick mutants by
-syntax, not by what decides a verdict). This tool is deliberately small.
+muter and swift-mutation-testing are the established Swift tools; neither is used here: they could
+not be fetched on the machines this was written on (no network beyond the listed packages), the
+Swift Package Index shows both failing to build on Linux, and they pick mutants by syntax, not by
+what decides a verdict. This tool is deliberately small.
 
 Usage: tools/mutation/run.sh [options]   (run.sh calls this file; see --help)
 Exit: 0 when the score reaches --threshold and nothing was missing, ambiguous, uncompilable or
