@@ -92,11 +92,14 @@ struct FuzzCommand: CatalogCommand {
         let span =
             time.map { "for \(EventText.time(Int64($0.seconds * 1e9)))" }
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
-        console.err(
+        // The opening line is progress, not a result: --quiet leaves only the verdict line.
+        if console.outputStyle != .quiet {
+            console.err(
             "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
                 + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
                 + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
                 + prefixNote(plan))
+        }
         let outcome = try runCampaign(plan: plan, configuration: config, console: console)
         let report = outcome.report
         console.endProgress()
@@ -144,10 +147,12 @@ struct FuzzCommand: CatalogCommand {
             outcome, plan: plan, verdict: verdict, status: status, range: range,
             shard: shardSource.map { _ in shardSpec },
             traces: traces)
-        console.json(document.text)
+        // The result file first: when it cannot be written, the one JSON document on stdout is the
+        // error (exit 73), not a "pass" followed by a second document.
         try writeResult(
             document, outcome: outcome, range: range, shard: shardSpec, source: shardSource, status: status,
             console: console)
+        console.json(document.text)
         return status
     }
 

@@ -57,10 +57,12 @@ struct RunCommand: CatalogCommand {
                     plan: plan, seed: seed, strategy: plan.makeStrategy(), strategyName: strategy.description,
                     to: target)
             }
-            if out != nil {
+            if out != nil && !result.verdict.isFailure {
                 try OutputPath.createParent(of: wanted)
                 result = try record(wanted)
             } else {
+                // A failing run's trace is never lost to a write error: FindingStore saves it in a
+                // fresh temporary directory instead, and "bug found" (1) still wins over 73.
                 (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
             }
         }

@@ -85,6 +85,19 @@ public enum SimRun {
     private static func runNamed(
         arguments: [String], scenarios: [Scenario], console: Console, programName: String
     ) -> Int32 {
+        console.resetOutputFailure()
+        let status = runParsed(arguments: arguments, scenarios: scenarios, console: console, programName: programName)
+        // Every stdout write is checked: results that did not reach their reader (a full disk, a
+        // closed descriptor) are never a success. A bug found (1) still wins, as over any write error;
+        // a code that already says the command failed is kept.
+        guard let failure = console.outputFailure else { return status }
+        console.err("\(programName): cannot write to stdout: \(failure); the output is incomplete")
+        return status == ExitStatus.ok ? ExitStatus.cannotWrite : status
+    }
+
+    private static func runParsed(
+        arguments: [String], scenarios: [Scenario], console: Console, programName: String
+    ) -> Int32 {
         // The benchmark groups come with every command tree, after the caller's scenarios (whose names win).
         let benchmarks = SCTBench.scenarios.filter { bench in !scenarios.contains { $0.name == bench.name } }
         let context = CommandContext(
