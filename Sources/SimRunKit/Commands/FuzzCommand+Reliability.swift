@@ -37,8 +37,11 @@ extension FuzzCommand {
         let suffix = number == 0 ? "" : "-\(number + 1)"
         let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
-        let (recorded, path) = try FindingStore(console: console).save(to: wanted) {
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
+            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } })
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: crash.seed)
+        let (recorded, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
             (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
             try recording.record(seed: crash.seed, to: target)
         }

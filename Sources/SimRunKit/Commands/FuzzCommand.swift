@@ -167,7 +167,9 @@ struct FuzzCommand: CatalogCommand {
             "\(out)/"
             + findingFileName(plan.scenario.name, plan.variant, oracle: finding.signature.oracle, suffix: suffix)
         // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
-        let (found, path) = try FindingStore(console: console).save(to: wanted) {
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: finding.seed)
+        let (found, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
             (target: String) throws(CommandFailure) -> RunResult in
             try Recorder.record(
                 plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: target,

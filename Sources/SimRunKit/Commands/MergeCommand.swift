@@ -2,6 +2,14 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `simrun merge RESULT…`: the result files of a sharded campaign (`fuzz --result`) merged into the
 /// verdict one machine would have printed over all the seeds, with the winning traces copied into
 /// one directory. A lost, doubled or interrupted shard is reported, never merged into a pass.
@@ -75,10 +83,20 @@ struct MergeCommand: CatalogCommand {
                 if status == ExitStatus.ok { status = ExitStatus.missingInput }
                 continue
             }
-            let path = "\(out)/\(name)"
+            // The trace reported is the one copied: already in --out, it is pointed at; else it is copied
+            // under a name no other finding holds (shards may have shared this directory).
+            var path = "\(out)/\(name)"
             do {
-                try AtomicFile.copy(from: source, to: path)
+                if !Self.sameFile(source, path) {
+                    path = FindingStore.claim(
+                        path,
+                        for: .init(
+                            scenario: merged.scenario, variant: merged.variant, strategy: merged.strategy,
+                            seed: finding.seed))
+                    if !Self.sameFile(source, path) { try AtomicFile.copy(from: source, to: path) }
+                }
             } catch {
+                FindingStore.release(path)
                 console.out("  trace not copied: \(error.message)")
                 if status == ExitStatus.ok { status = ExitStatus.cannotWrite }
                 continue
@@ -133,6 +151,13 @@ struct MergeCommand: CatalogCommand {
                 "interrupted: shard \(shard.shard) (\(shard.result)) stopped after \(shard.schedules) schedules; its seeds were not all run"
             )
         }
+    }
+
+    /// True when both paths name one file.
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// The result files an argument names: the file itself, or the *.json files in a directory and
