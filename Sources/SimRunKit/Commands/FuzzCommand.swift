@@ -85,6 +85,12 @@ struct FuzzCommand: CatalogCommand {
         let found = plan.scenario
         let range = seeds?.range ?? 0..<(time == nil ? 10_000 : UInt64.max)
         let (shardSpec, shardSource) = try resolveShard()
+        // A shard past the last seed would run nothing and pass: say so instead.
+        if UInt64(shardSpec.index) >= UInt64(range.count) {
+            throw .usage(
+                "shard \(shardSpec) of seeds \(range.lowerBound)..<\(range.upperBound) holds no seed (\(range.count) seeds for \(shardSpec.count) shards): give at least \(shardSpec.count) seeds, or at most \(range.count) shards"
+            )
+        }
         try prepareResult()
         let config = Fuzzer.Configuration(
             seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
@@ -235,6 +241,8 @@ struct FuzzCommand: CatalogCommand {
             .init("time", time.map { .number($0.seconds, decimals: 3) } ?? .null),
             .init("jobs", .int(Int64(jobs))), .init("shard", .optional(shard?.description)),
             .init("from", .optional(from)), .init("interrupted", .bool(outcome.interrupted)),
+            // What else makes shards comparable, for `merge` to check.
+            .init("noise", .int(Int64(plan.noise))), .init("version", .string(SimRunVersion.current)),
         ]
         members += CampaignJSON.members(of: outcome, exhaustive: strategy.kind == .dfs) { finding in
             [

@@ -61,7 +61,6 @@ struct MergeCommand: CatalogCommand {
         console.err(
             "merge \(merged.scenario)/\(merged.variant)  strategy \(merged.strategy)  seeds \(merged.seeds.lowerBound)..<\(merged.seeds.upperBound)  \(shards.count) results (shards \(shards.map(\.shard.description).joined(separator: ", ")))"
         )
-        try ensureDirectory(out)
         var status = merged.exitCode
         var oracleCounts: [String: Int] = [:]
         for finding in merged.findings.entries {
@@ -87,6 +86,8 @@ struct MergeCommand: CatalogCommand {
             // under a name no other finding holds (shards may have shared this directory).
             var path = "\(out)/\(name)"
             do {
+                // Made only now: an --out that cannot be written never hides the FAIL printed above.
+                try ensureDirectory(out)
                 if !Self.sameFile(source, path) {
                     path = FindingStore.claim(
                         path,
@@ -124,7 +125,8 @@ struct MergeCommand: CatalogCommand {
             console.out("  sometimes \(goal): \(runs) of \(merged.schedules) runs")
         }
         let required = "\(merged.required.lowerBound)..<\(merged.required.upperBound)"
-        if merged.coverage.missing.isEmpty && merged.coverage.overlaps.isEmpty {
+        // An interrupted shard's seeds were not all run: no claim that every seed was.
+        if merged.coverage.missing.isEmpty && merged.coverage.overlaps.isEmpty && merged.interrupted.isEmpty {
             let stop =
                 merged.required == merged.seeds
                 ? "" : " (one machine stops at the lowest failing seed, \(merged.required.upperBound - 1))"
