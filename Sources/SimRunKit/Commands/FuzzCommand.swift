@@ -80,15 +80,19 @@ struct FuzzCommand: CatalogCommand {
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
         output.apply(to: console)
+        // From here a signal stops the campaign and reports what ran (not the immediate exit of
+        // other commands).
+        Interruption.install()
         try OutputPath.prepareDirectory(out, flag: "--out")
         let plan = try makePlan(context)
         let found = plan.scenario
         let range = seeds?.range ?? 0..<(time == nil ? 10_000 : UInt64.max)
         let (shardSpec, shardSource) = try resolveShard()
         // A shard past the last seed would run nothing and pass: say so instead.
-        if UInt64(shardSpec.index) >= UInt64(range.count) {
+        let seedCount = range.upperBound - range.lowerBound  // (range.count traps past Int.max)
+        if UInt64(shardSpec.index) >= seedCount {
             throw .usage(
-                "shard \(shardSpec) of seeds \(range.lowerBound)..<\(range.upperBound) holds no seed (\(range.count) seeds for \(shardSpec.count) shards): give at least \(shardSpec.count) seeds, or at most \(range.count) shards"
+                "shard \(shardSpec) of seeds \(range.lowerBound)..<\(range.upperBound) holds no seed (\(seedCount) seeds for \(shardSpec.count) shards): give at least \(shardSpec.count) seeds, or at most \(seedCount) shards"
             )
         }
         try prepareResult()

@@ -89,15 +89,16 @@ struct MergeCommand: CatalogCommand {
                 // Made only now: an --out that cannot be written never hides the FAIL printed above.
                 try ensureDirectory(out)
                 if !Self.sameFile(source, path) {
-                    path = FindingStore.claim(
+                    let claim = FindingStore.claim(
                         path,
                         for: .init(
                             scenario: merged.scenario, variant: merged.variant, strategy: merged.strategy,
                             seed: finding.seed))
+                    defer { claim.release() }
+                    path = claim.path
                     if !Self.sameFile(source, path) { try AtomicFile.copy(from: source, to: path) }
                 }
             } catch {
-                FindingStore.release(path)
                 console.out("  trace not copied: \(error.message)")
                 if status == ExitStatus.ok { status = ExitStatus.cannotWrite }
                 continue

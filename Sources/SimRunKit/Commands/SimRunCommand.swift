@@ -68,6 +68,9 @@ public enum SimRun {
         ExecutorCapture.installExecutorFactory()
         ChildProcess.markSelfExecutable()
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
+        // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
+        // ran). Not in simrun's own child processes (`_worker`, `_record`, …): their parent decides.
+        if !(CommandLine.arguments.dropFirst().first?.hasPrefix("_") ?? false) { Interruption.installImmediate() }
         let code = run(
             arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios, programName: program ?? "simrun")
         exit(code)

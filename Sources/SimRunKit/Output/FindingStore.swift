@@ -33,40 +33,78 @@ struct FindingStore {
     func save<Saved>(
         to path: String, identity: Identity? = nil, _ record: (String) throws(CommandFailure) -> Saved
     ) throws(CommandFailure) -> (result: Saved, path: String) {
-        var claimed: String?
+        var claim: Claim?
+        defer { claim?.release() }
         do throws(CommandFailure) {
             try ensureDirectory(OutputPath.directory(of: path))
-            let target = identity.map { Self.claim(path, for: $0) } ?? path
-            claimed = target
+            claim = identity.map { Self.claim(path, for: $0) }
+            let target = claim?.path ?? path
             return (try record(target), target)
         } catch where error.code == ExitStatus.cannotWrite {
-            if let claimed { Self.release(claimed) }
             let name = path.split(separator: "/").last.map(String.init) ?? "finding.simtrace"
             let fallback = try makeScratchDirectory(prefix: "simrun-findings") + "/" + name
             let result = try record(fallback)
             console.err("warning: \(error.message); the trace was saved to \(fallback) instead")
             return (result, fallback)
-        } catch {
-            if let claimed { Self.release(claimed) }
-            throw error
         }
     }
 
-    /// A name for a finding of `identity` near `wanted`: `wanted` when it is free (then created empty,
-    /// so that no other campaign takes it) or holds the same finding, else `<name>-2.simtrace`, -3, …
-    static func claim(_ wanted: String, for identity: Identity) -> String {
+    /// A name claimed for one finding until `release`: `path`, guarded by a hidden `.<name>.claim`
+    /// file beside it (created exclusively, holding the pid) so that two campaigns writing at once
+    /// never pick the same name, while the final name only ever holds a complete trace.
+    struct Claim {
+        var path: String
+        var lock: String?
+
+        /// Removes the claim file (the trace, written or not, stays as it is).
+        func release() {
+            if let lock { unlink(lock) }
+        }
+    }
+
+    /// A name for a finding of `identity` near `wanted`: `wanted` when it is free or holds the same
+    /// finding (a re-run of the campaign), else `<name>-2.simtrace`, -3, … The caller releases it
+    /// once the trace is written.
+    static func claim(_ wanted: String, for identity: Identity) -> Claim {
         let stem = wanted.hasSuffix(".simtrace") ? String(wanted.dropLast(".simtrace".count)) : wanted
+        let directory = OutputPath.directory(of: wanted)
         for number in 1...1000 {
             let candidate = number == 1 ? wanted : "\(stem)-\(number).simtrace"
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            if fd >= 0 {
-                close(fd)
-                return candidate
+            let name = candidate.split(separator: "/").last.map(String.init) ?? candidate
+            let lock = "\(directory)/.\(name).claim"
+            guard take(lock) else {
+                if errno == EEXIST { continue }
+                return Claim(path: wanted, lock: nil)  // the write reports what is wrong
             }
-            guard errno == EEXIST else { return wanted }  // the write reports what is wrong
-            if holds(candidate, identity) { return candidate }
+            var info = stat()
+            if lstat(candidate, &info) != 0 || holds(candidate, identity) { return Claim(path: candidate, lock: lock) }
+            unlink(lock)
         }
-        return wanted
+        return Claim(path: wanted, lock: nil)
+    }
+
+    /// Creates the claim file `lock`; a claim left by a process that no longer runs (killed) is taken over.
+    private static func take(_ lock: String) -> Bool {
+        for _ in 0..<2 {
+            let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if fd >= 0 {
+                let pid = Array("\(getpid())\n".utf8)
+                _ = pid.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                return true
+            }
+            guard errno == EEXIST, let owner = try? AtomicFile.read(lock, limit: 64),
+                let line = String(decoding: owner, as: UTF8.self).split(separator: "\n").first,
+                let pid = Int32(line), pid > 0,
+                kill(pid, 0) != 0 && errno == ESRCH
+            else {
+                errno = EEXIST
+                return false
+            }
+            unlink(lock)
+        }
+        errno = EEXIST
+        return false
     }
 
     /// True when the trace at `path` is a finding of `identity`.
@@ -75,11 +113,5 @@ struct FindingStore {
         return Identity(
             scenario: header.scenario, variant: header.variant, strategy: header.strategy, seed: header.seed)
             == identity
-    }
-
-    /// Removes a claimed name that was never written (still empty).
-    static func release(_ path: String) {
-        var info = stat()
-        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0 { unlink(path) }
     }
 }

@@ -16,6 +16,8 @@ final class FileOutput: TraceOutput {
     private var descriptor: Int32
     /// True when `descriptor` is the caller's own (`-`, `/dev/stdout`): it is never closed.
     private let borrowed: Bool
+    /// The temporary file's slot in `PendingFiles` (removed by a signal handler ending the process).
+    private var pending: Int?
 
     init(path: String) throws(TraceError) {
         self.path = path
@@ -60,6 +62,7 @@ final class FileOutput: TraceOutput {
             temporaryPath = candidate
             descriptor = fd
             borrowed = false
+            pending = PendingFiles.add(candidate)
         }
     }
 
@@ -102,9 +105,11 @@ final class FileOutput: TraceOutput {
         if close(fd) != 0 || !synced {
             let code = synced ? errno : syncError
             if let temporaryPath { unlink(temporaryPath) }
+            PendingFiles.remove(pending)
             throw failure("to write the file out", code)
         }
         guard let temporaryPath else { return }
+        defer { PendingFiles.remove(pending) }
         if rename(temporaryPath, path) != 0 {
             let code = errno
             unlink(temporaryPath)
@@ -124,6 +129,7 @@ final class FileOutput: TraceOutput {
         if !borrowed { close(descriptor) }
         descriptor = -1
         if let temporaryPath { unlink(temporaryPath) }
+        PendingFiles.remove(pending)
     }
 
     private func failure(_ what: String, _ code: Int32) -> TraceError {
