@@ -59,7 +59,14 @@ package struct IsolatedRecording {
         let partialLine = output.stdout.split(separator: "\n").first { $0.hasPrefix("partial ") }
         guard let partialLine else {
             let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
-            throw CommandFailure(ExitStatus.failure, "the recording child process failed before running: \(why)")
+            // The child's own "cannot write" or "bad trace" stays that: an I/O error is never "bug found".
+            var code = ExitStatus.failure
+            if case .exited(let status) = output.termination,
+                [ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite].contains(status)
+            {
+                code = status
+            }
+            throw CommandFailure(code, "the recording child process failed before running: \(why)")
         }
         let partial = String(partialLine.dropFirst("partial ".count))
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"

@@ -62,9 +62,12 @@ public final class Console: Sendable {
     /// True when stderr is a terminal that can redraw a line: a `TERM=dumb` one (Emacs shells, some
     /// CI runners) gets plain lines, never escape sequences.
     static func liveTerminal() -> Bool {
-        guard isatty(2) == 1 else { return false }
-        guard let term = getenv("TERM").map({ String(cString: $0) }) else { return true }
-        return term != "dumb"
+        drawsLiveLines(isTerminal: isatty(2) == 1, term: getenv("TERM").map { String(cString: $0) })
+    }
+
+    /// Whether progress is redrawn in place (escape sequences) on this stderr.
+    package static func drawsLiveLines(isTerminal: Bool, term: String?) -> Bool {
+        isTerminal && term != "dumb"
     }
 
     /// Everything printed so far, when capturing.

@@ -101,6 +101,11 @@ struct ExplainCommand: CatalogCommand {
                     .init("rows", .array(rows)),
                     .init("decisive", explanation.decisive.map { .int(Int64(explanation.rows[$0].number)) } ?? .null),
                     .init("sentence", .string(sentence)),
+                    // The failure explained, when it reproduces (README: every document has `findings`).
+                    .init(
+                        "findings",
+                        explanation.reproduces
+                            ? ResultDocument.findings(verdict, seed: input.header.seed, trace: trace) : .array([])),
                 ])
     }
 

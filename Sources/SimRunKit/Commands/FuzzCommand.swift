@@ -30,13 +30,16 @@ struct FuzzCommand: CatalogCommand {
         transform: NumberArgument.int(0...Int.max))
     var keep: Int?
     @OptionGroup var variant: VariantOption
-    @Option(help: StrategyArgument.help, transform: StrategyArgument.parse) var strategy: StrategySpec = .init(
-        kind: .pct)
-    @Option(help: ArgumentHelp("Seeds to run, as A..<B (or N for 0..<N).", valueName: "A..<B"))
+    @Option(help: StrategyArgument.help, transform: StrategyArgument.parse) var strategy: StrategySpec =
+        StrategyArgument.defaultSpec
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seeds to run, as A..<B (or N for 0..<N).", valueName: "A..<B"),
+        transform: SeedRange.parse)
     var seeds: SeedRange?
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Run for this many seconds instead (e.g. 30 or 30s).", valueName: "seconds"))
+        help: ArgumentHelp("Run for this long instead: seconds, or with a unit (30, 30s, 5m, 2h).", valueName: "duration"),
+        transform: TimeLimit.parse)
     var time: TimeLimit?
     @Option(
         parsing: .unconditional, help: "Worker processes, each running one simulation at a time.",
@@ -45,7 +48,7 @@ struct FuzzCommand: CatalogCommand {
     @Option(
         help: ArgumentHelp(
             "Run shard K of N (1-based), e.g. 1/4, or 'auto' to read it from SIMRUN_SHARD, Slurm or Kubernetes.",
-            valueName: "K/N|auto"))
+            valueName: "K/N|auto"), transform: ShardOption.parse)
     var shard: ShardOption?
     @Option(
         parsing: .unconditional,
@@ -58,6 +61,7 @@ struct FuzzCommand: CatalogCommand {
     @Flag(help: "Save failures as found, without shrinking.") var noShrink = false
     @Flag(help: "Do not print the timeline of the first failure.") var noShow = false
     @Option(
+        parsing: .unconditional,
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
@@ -185,22 +189,28 @@ struct FuzzCommand: CatalogCommand {
                 plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: target,
                 options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
         }
-        var recorded = (verdict: found.verdict, eventCount: found.eventCount)
-        if !noShrink && shrink, let footer = try shrinkInChild(path, plan: plan, console: console) {
-            recorded = (footer.verdict, footer.eventCount)
-        }
-        if !FailureSignature(finding.verdict).matches(recorded.verdict) {
-            console.out(
-                "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
-        }
-        if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
-            do {
-                try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
-            } catch {
-                throw TraceInput.failure(error)
+        // The trace is saved: whatever fails after this (shrinking, the re-check, both need $TMPDIR) is
+        // said, and the trace and replay lines are still printed.
+        do throws(CommandFailure) {
+            var recorded = (verdict: found.verdict, eventCount: found.eventCount)
+            if !noShrink && shrink, let footer = try shrinkInChild(path, plan: plan, console: console) {
+                recorded = (footer.verdict, footer.eventCount)
             }
+            if !FailureSignature(finding.verdict).matches(recorded.verdict) {
+                console.out(
+                    "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
+            }
+            if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
+                do {
+                    try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
+                } catch {
+                    throw TraceInput.failure(error)
+                }
+            }
+            try checkReplay(of: path, plan: plan, console: console)
+        } catch {
+            console.err("\(context.programName): seed \(finding.seed): \(error.message) (the trace is saved as found)")
         }
-        try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
         if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {

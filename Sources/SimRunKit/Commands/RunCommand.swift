@@ -20,13 +20,14 @@ struct RunCommand: CatalogCommand {
     @Option(parsing: .unconditional, help: "The seed of the schedule (0 to 2^64-1).", transform: NumberArgument.seed)
     var seed: UInt64 = 0
     @Option(help: StrategyArgument.help, transform: StrategyArgument.parse)
-    var strategy: StrategySpec = .init(kind: .random)
+    var strategy: StrategySpec = StrategyArgument.defaultSpec
     @Option(name: .shortAndLong, help: "Write the trace here (always; by default only a failing run is written).")
     var out: String?
     @Option(help: "Where a failing run's trace goes when --out is not given.") var failureDir = "simrun-failures"
     @Flag(help: "Run the seed in two separate processes and compare their events (exit 1 when they differ).")
     var checkDeterminism = false
     @Option(
+        parsing: .unconditional,
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int = 0

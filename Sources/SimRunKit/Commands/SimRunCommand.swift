@@ -110,7 +110,15 @@ public enum SimRun {
         console.progressStyle = .automatic
         var commandName = ""
         do {
+            try checkCommandName(arguments)
             var command = try SimRunCommand.parseAsRoot(arguments)
+            if var reader = command as? any ReadsTraceTwice {
+                commandName = type(of: reader).configuration.commandName ?? ""
+                let spooled = try SpooledTrace(reader.trace)
+                defer { spooled.remove() }
+                reader.trace = spooled.path
+                return try reader.execute(context)
+            }
             if let catalogCommand = command as? any CatalogCommand {
                 commandName = type(of: catalogCommand).configuration.commandName ?? ""
                 return try catalogCommand.execute(context)
@@ -133,7 +141,57 @@ public enum SimRun {
             } else {
                 console.err(message)
             }
-            return code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            let status = code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            // A usage error found by the parser is still one document with --json, like later ones
+            // (the console's style was never set: the command did not start).
+            if status != 0 && arguments.contains("--json") {
+                let name = arguments.first { Self.commandNames.contains($0) } ?? ""
+                let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+                console.outputStyle = .json
+                console.json(
+                    ResultDocument(
+                        command: name, verdict: "error", exitCode: status, members: [.init("error", .string(firstLine))]
+                    ).text)
+            }
+            return status
         }
+    }
+
+    /// The visible subcommands' names.
+    static var commandNames: [String] {
+        SimRunCommand.configuration.subcommands.compactMap { command in
+            command.configuration.shouldDisplay ? command.configuration.commandName : nil
+        } + ["help"]
+    }
+
+    /// A first word that is no command (`simrun fuz …`, `simrun help nosuch`) is a usage error naming
+    /// the nearest command, never "unexpected arguments" nor the top-level help with exit 0.
+    private static func checkCommandName(_ arguments: [String]) throws(CommandFailure) {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return }
+        var word = first
+        if first == "help" {
+            guard arguments.count > 1, !arguments[1].hasPrefix("-") else { return }
+            word = arguments[1]
+        }
+        let known = commandNames + SimRunCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard !known.contains(word) else { return }
+        let visible = commandNames.filter { $0 != "help" }
+        let nearest = visible.min { editDistance(word, $0) < editDistance(word, $1) }
+        let hint = nearest.flatMap { editDistance(word, $0) <= 2 ? "; did you mean '\($0)'?" : nil } ?? ""
+        throw .usage("unknown command '\(word)'\(hint) (commands: \(visible.joined(separator: ", ")))")
+    }
+
+    /// Levenshtein distance, for the suggestion.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let (a, b) = (Array(a), Array(b))
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

@@ -22,7 +22,7 @@ public enum PendingFiles {
 
     /// Registers `path`; the slot to give back to `remove` (nil when every slot is taken: the file is
     /// then not removed on a signal, which only costs a stray temporary file).
-    static func add(_ path: String) -> Int? {
+    public static func add(_ path: String) -> Int? {
         guard let copy = strdup(path) else { return nil }
         let bits = Int(bitPattern: copy)
         for index in 0..<capacity where slots[index].compareExchange(
@@ -34,7 +34,7 @@ public enum PendingFiles {
     }
 
     /// Forgets slot `index` (the file was renamed into place or deleted).
-    static func remove(_ index: Int?) {
+    public static func remove(_ index: Int?) {
         guard let index else { return }
         slots[index].store(0, ordering: .sequentiallyConsistent)
     }
