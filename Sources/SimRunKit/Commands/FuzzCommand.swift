@@ -38,7 +38,7 @@ struct FuzzCommand: CatalogCommand {
     var seeds: SeedRange?
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Run for this long instead: seconds, or with a unit (30, 30s, 5m, 2h).", valueName: "duration"),
+        help: ArgumentHelp("Run for this long instead: seconds, or with a unit (30, 30s, 5m, 2h).", valueName: "seconds"),
         transform: TimeLimit.parse)
     var time: TimeLimit?
     @Option(
