@@ -116,7 +116,7 @@ public struct ShardEnvironment: Sendable {
                 "SLURM_ARRAY_TASK_ID \(id) is not a task of the job array \(low)-\(high):\(step) (ids \(low), \(low + step), … \(high))"
             )
         }
-        guard contiguous else {
+        guard contiguous, (id - low) % step == 0 else {
             throw ShardError(
                 "the Slurm job array (tasks \(low)…\(high), \(count) of them) is not one evenly spaced range: "
                     + "submit it as --array=0-\(max(count, 1) - 1) so that each task is one shard")

@@ -21,6 +21,7 @@ struct ExportCommand: CatalogCommand {
     /// The codes `export` can return (the exit-code test walks each one).
     static let codes = [
         ExitStatus.ok, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite,
+        ExitStatus.interrupted,
     ]
 
     @Argument(help: "The .simtrace file.") var trace: String

@@ -24,8 +24,16 @@ struct MergeCommand: CatalogCommand {
             depends on must have been run by exactly one shard. Exit 0 every seed ran and passed, 1 a bug \
             found (even if seeds are missing), 64 usage, 65 an unreadable result, results of different \
             campaigns, or seeds run twice, 66 a missing file or missing seeds (a lost shard), 73 a trace \
-            cannot be copied, 130 a shard was interrupted.
+            cannot be copied, 130 a shard was interrupted (or merge itself).
+
+            \(ExitStatus.helpText(for: codes))
             """)
+
+    /// The codes `merge` can return (the exit-code test walks each one).
+    static let codes = [
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.cannotWrite, ExitStatus.interrupted,
+    ]
 
     @Argument(help: "Result files of `fuzz --result`, or directories holding them.") var results: [String]
     @Option(help: "Directory for the winning traces.") var out: String = "simrun-failures"
