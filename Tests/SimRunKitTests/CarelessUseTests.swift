@@ -133,3 +133,18 @@ import Testing
         #expect(!Console.drawsLiveLines(isTerminal: false, term: "xterm"))
     }
 }
+
+/// Triage of #28 defect 7: dfs bound 2 exhausts blueprint-reentrant-update-crash without the crash
+/// because the crash needs 3 of dfs's preemptions (its non-fifo count is 2): the summary says what
+/// the proof covers.
+@Suite struct DFSBoundTests {
+    @Test func anExhaustedBoundSaysWhatAPreemptionIsAndHowToRaiseIt() {
+        let (status, output) = simrun([
+            "fuzz", "blueprint-reentrant-update-crash", "--strategy", "dfs", "--seeds", "1000", "--no-show",
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("space exhausted"), "\(output)")
+        #expect(output.contains("no failure with at most 2 preemptions"), "\(output)")
+        #expect(output.contains("dfs:preemptions=P"), "\(output)")
+    }
+}

@@ -234,6 +234,12 @@ struct FuzzCommand: CatalogCommand {
                 console.out(
                     "  preemption bounds exhausted: \(rounds.isEmpty ? "none" : rounds.joined(separator: ", "))\(open)")
             }
+            if report.exhausted && report.findings.isEmpty {
+                // What the proof covers: dfs's preemptions are not `show`'s non-fifo decisions.
+                console.out(
+                    "  no failure with at most \(bound) preemptions: a preemption is any pick off the default order (continue the lane that ran last, else fifo), so a schedule can need more of them than its non-fifo decisions; raise the bound with --strategy dfs:preemptions=P"
+                )
+            }
         }
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
