@@ -26,6 +26,38 @@ import Testing
         #expect(replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)\(replay.stderr)")
     }
 
+    @Test func twoCampaignsRunningAtOnceOnOneOutEachKeepTheirTrace() throws {
+        let directory = try makeTemporaryDirectory("concurrent-out")
+        var processes: [(Process, Pipe)] = []
+        for shard in ["1/2", "2/2"] {
+            let process = Process()
+            process.executableURL = SimrunProcess.executable
+            process.arguments = [
+                "fuzz", "lost-input-navigation", "--seeds", "2000", "--shard", shard, "--no-show", "--out", "same", "-q",
+            ]
+            process.currentDirectoryURL = directory
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            processes.append((process, out))
+        }
+        var printed: [String] = []
+        for (process, out) in processes {
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(text)")
+            printed += text.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0.hasSuffix(".simtrace") }.map(String.init)
+        }
+        #expect(Set(printed).count == 2, "two traces, two names: \(printed)")
+        for name in printed {
+            let show = simrun(["show", directory.appendingPathComponent(name).path, "--limit", "0"])
+            #expect(show.0 == 0, "\(name): \(show.1)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("same").path)
+        #expect(left.filter { !$0.hasSuffix(".simtrace") }.isEmpty, "no claim or temporary file left: \(left)")
+    }
+
     @Test func campaignsSharingAnOutKeepEachOthersTracesAndMergeNamesTheRightOne() throws {
         let directory = try makeTemporaryDirectory("shared-out")
         let out = directory.appendingPathComponent("tr").path

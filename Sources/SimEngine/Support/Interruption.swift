@@ -44,7 +44,7 @@ package enum Interruption {
     private static func installHandlers() {
         _ = isRequested  // initialise the flags and the file table before a handler can touch them
         _ = polled.load(ordering: .relaxed)
-        PendingFiles.removeAll()  // (nothing is registered yet: this only initialises the table)
+        PendingFiles.prepare()
         // A parent may have started us with these signals blocked (test runners do): a handler alone
         // would never run.
         var unblock = sigset_t()

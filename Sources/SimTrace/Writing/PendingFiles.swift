@@ -39,9 +39,11 @@ public enum PendingFiles {
         slots[index].store(0, ordering: .sequentiallyConsistent)
     }
 
+    /// Allocates the table (before a signal handler can run, which must not allocate).
+    public static func prepare() { _ = slots }
+
     /// Unlinks every registered file. Async-signal-safe: only atomic loads and `unlink`.
     public static func removeAll() {
-        _ = slots  // initialised before any handler can run (see `Interruption.install`)
         for index in 0..<capacity {
             let bits = slots[index].load(ordering: .sequentiallyConsistent)
             if bits != 0, let path = UnsafePointer<CChar>(bitPattern: bits) { unlink(path) }
