@@ -205,10 +205,11 @@ import Testing
                 Thread.sleep(forTimeInterval: 1)
             #endif
             kill(process.processIdentifier, SIGINT)
-            let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
+            // Polled, not waited on: a process that ignores the signal fails the test instead of hanging it.
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { usleep(2_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            watchdog.cancel()
             #expect(
                 process.terminationReason == .exit && process.terminationStatus == 130, "\(arguments)")
         }
