@@ -83,7 +83,8 @@ import Testing
             ["fuzz", "lost-input-navigation", "--seeds", "20", "--no-show", "--out", "o"], in: directory,
             environment: ["TMPDIR": missing])
         #expect(fuzz.status == 1, "\(fuzz.stderr)")
-        #expect(fuzz.stdout.contains("  trace:  o/lost-input-navigation-buggy-typed-text-kept.simtrace"), "\(fuzz.stdout)")
+        #expect(
+            fuzz.stdout.contains("  trace:  o/lost-input-navigation-buggy-typed-text-kept.simtrace"), "\(fuzz.stdout)")
         #expect(fuzz.stdout.contains("  replay: "), "\(fuzz.stdout)")
     }
 
@@ -123,7 +124,8 @@ import Testing
                 "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2",
             ])
         #expect(output.status == 64)
-        #expect(output.stderr.contains("SLURM_ARRAY_TASK_ID 3 is not a task of the job array 0-6:2"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains("SLURM_ARRAY_TASK_ID 3 is not a task of the job array 0-6:2"), "\(output.stderr)")
     }
 
     @Test func aDumbTerminalGetsNoEscapeSequences() {

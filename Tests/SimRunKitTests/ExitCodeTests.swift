@@ -55,11 +55,13 @@ import Testing
         let mergeResults = (pass: path("rp/1.json"), fail: path("rf/1.json"))
         #expect(
             simrun([
-                "fuzz", "counter-race", "--variant", "fixed", "--seeds", "4", "--shard", "1/1", "--result", mergeResults.pass,
+                "fuzz", "counter-race", "--variant", "fixed", "--seeds", "4", "--shard", "1/1", "--result",
+                mergeResults.pass,
             ]).0 == 0)
         #expect(
             simrun([
-                "fuzz", "lost-input-navigation", "--seeds", "20", "--shard", "1/1", "--no-show", "--out", path("rf-out"),
+                "fuzz", "lost-input-navigation", "--seeds", "20", "--shard", "1/1", "--no-show", "--out",
+                path("rf-out"),
                 "--result", mergeResults.fail,
             ]).0 == 1)
         let cases: [Case] = [
@@ -166,7 +168,8 @@ import Testing
         LostInputFixture.record(to: lost)
         #expect(
             simrun([
-                "fuzz", "counter-race", "--variant", "fixed", "--seeds", "4", "--shard", "1/1", "--result", path("r/1.json"),
+                "fuzz", "counter-race", "--variant", "fixed", "--seeds", "4", "--shard", "1/1", "--result",
+                path("r/1.json"),
             ]).0 == 0)
         let quick: [String: [String]] = [
             "list": ["list"], "run": ["run", "counter-race", "--variant", "fixed"],

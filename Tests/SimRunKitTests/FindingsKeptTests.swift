@@ -13,8 +13,10 @@ import Testing
         let directory = try makeTemporaryDirectory("from-crash")
         let trace = directory.appendingPathComponent("crash.simtrace").path
         try FileManager.default.copyItem(
-            atPath: Self.package.appendingPathComponent("Traces/blueprint-reentrant-update-crash-buggy-crashed.simtrace")
-                .path, toPath: trace)
+            atPath: Self.package.appendingPathComponent(
+                "Traces/blueprint-reentrant-update-crash-buggy-crashed.simtrace"
+            )
+            .path, toPath: trace)
         let fuzz = try SimrunProcess.run(
             ["fuzz", "--from", trace, "--keep", "3", "--seeds", "5", "--out", "c7", "--no-show"], in: directory)
         #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
@@ -33,7 +35,8 @@ import Testing
             let process = Process()
             process.executableURL = SimrunProcess.executable
             process.arguments = [
-                "fuzz", "lost-input-navigation", "--seeds", "2000", "--shard", shard, "--no-show", "--out", "same", "-q",
+                "fuzz", "lost-input-navigation", "--seeds", "2000", "--shard", shard, "--no-show", "--out", "same",
+                "-q",
             ]
             process.currentDirectoryURL = directory
             let out = Pipe()
@@ -47,7 +50,8 @@ import Testing
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 1, "\(text)")
-            printed += text.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0.hasSuffix(".simtrace") }.map(String.init)
+            printed += text.split(whereSeparator: { $0 == " " || $0 == "\n" }).filter { $0.hasSuffix(".simtrace") }.map(
+                String.init)
         }
         #expect(Set(printed).count == 2, "two traces, two names: \(printed)")
         for name in printed {

@@ -5,12 +5,17 @@ import Testing
 /// `merge` checks everything that makes shards one campaign and names each difference; an empty or
 /// interrupted shard is never counted as covering seeds; an unwritable `--out` never hides a FAIL.
 @Suite struct MergeChecksTests {
-    static func shard(_ shard: String, seeds: String = "100", _ extra: [String] = [], variant: String = "fixed", to result: String)
+    static func shard(
+        _ shard: String, seeds: String = "100", _ extra: [String] = [], variant: String = "fixed", to result: String
+    )
         -> (Int32, String)
     {
         simrun(
-            ["fuzz", "lost-input-navigation", "--variant", variant, "--seeds", seeds, "--shard", shard, "--jobs", "1",
-             "--no-show", "--result", result, "-q"] + extra)
+            [
+                "fuzz", "lost-input-navigation", "--variant", variant, "--seeds", seeds, "--shard", shard, "--jobs",
+                "1",
+                "--no-show", "--result", result, "-q",
+            ] + extra)
     }
 
     @Test func shardsRunWithDifferentNoiseOrSeedsAreAnotherCampaign() throws {
@@ -31,13 +36,16 @@ import Testing
 
         let json = path("doc.json")
         let (_, document) = simrun(["fuzz", "lost-input-navigation", "--variant", "fixed", "--seeds", "5", "--json"])
-        try Data(document.split(separator: "\n").first { $0.hasPrefix("{") }!.utf8).write(to: URL(fileURLWithPath: json))
+        try Data(document.split(separator: "\n").first { $0.hasPrefix("{") }!.utf8).write(
+            to: URL(fileURLWithPath: json))
         let foreign = simrun(["merge", json])
         #expect(foreign.0 == 65 && foreign.1.contains("fuzz --result FILE"), "\(foreign.1)")
     }
 
     @Test func aShardWithNoSeedsIsRefusedNotPassed() {
-        let (status, output) = simrun(["fuzz", "lost-input-navigation", "--variant", "fixed", "--seeds", "3", "--shard", "4/4"])
+        let (status, output) = simrun([
+            "fuzz", "lost-input-navigation", "--variant", "fixed", "--seeds", "3", "--shard", "4/4",
+        ])
         #expect(status == 64, "\(output)")
         #expect(output.contains("holds no seed"), "\(output)")
         #expect(!output.contains("pass"), "\(output)")
@@ -63,8 +71,10 @@ import Testing
     @Test func anUnwritableMergeOutNeverHidesTheFailure() throws {
         let directory = try makeTemporaryDirectory("merge-out")
         let path = { (name: String) in directory.appendingPathComponent(name).path }
-        #expect(Self.shard("1/2", seeds: "2000", ["--out", path("t1")], variant: "buggy", to: path("rb/1.json")).0 == 1)
-        #expect(Self.shard("2/2", seeds: "2000", ["--out", path("t2")], variant: "buggy", to: path("rb/2.json")).0 == 1)
+        #expect(
+            Self.shard("1/2", seeds: "2000", ["--out", path("t1")], variant: "buggy", to: path("rb/1.json")).0 == 1)
+        #expect(
+            Self.shard("2/2", seeds: "2000", ["--out", path("t2")], variant: "buggy", to: path("rb/2.json")).0 == 1)
         let blocker = path("plain")
         try Data("a file".utf8).write(to: URL(fileURLWithPath: blocker))
         let (status, output) = simrun(["merge", path("rb"), "--out", blocker + "/x"])

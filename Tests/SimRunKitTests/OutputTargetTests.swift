@@ -86,7 +86,8 @@ import Testing
         #endif
         let output = try SimrunProcess.run(["export", trace, "--format", "jsonl", "--out", link], in: directory)
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.hasPrefix("{\"type\":\"schema\""), "the lines went to stdout: \(output.stdout.prefix(80))")
+        #expect(
+            output.stdout.hasPrefix("{\"type\":\"schema\""), "the lines went to stdout: \(output.stdout.prefix(80))")
         #expect(Self.isLink(link), "the link was not replaced by a file")
         let dash = try SimrunProcess.run(["export", trace, "--format", "jsonl", "--out", "-"], in: directory)
         #expect(dash.status == 0 && dash.stdout == output.stdout, "`-` is stdout: \(dash.stderr)")
@@ -137,7 +138,9 @@ import Testing
         let directory = try makeTemporaryDirectory("regular-out")
         let result = directory.appendingPathComponent("r.json").path
         try Data("old".utf8).write(to: URL(fileURLWithPath: result))
-        let (status, output) = simrun(["fuzz", "counter-race", "--variant", "fixed", "--seeds", "3", "--result", result])
+        let (status, output) = simrun([
+            "fuzz", "counter-race", "--variant", "fixed", "--seeds", "3", "--result", result,
+        ])
         #expect(status == 0, "\(output)")
         #expect(try String(contentsOfFile: result, encoding: .utf8).hasPrefix("{\"schema\""))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["r.json"])

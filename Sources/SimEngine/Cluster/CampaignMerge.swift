@@ -69,7 +69,10 @@ public struct CampaignMerge: Sendable {
                 [
                     ("scenario", result.scenario, base.scenario), ("variant", result.variant, base.variant),
                     ("strategy", result.strategy, base.strategy), ("seeds", range(result), range(base)),
-                    ("noise", result.noise.map(String.init) ?? "not recorded", base.noise.map(String.init) ?? "not recorded"),
+                    (
+                        "noise", result.noise.map(String.init) ?? "not recorded",
+                        base.noise.map(String.init) ?? "not recorded"
+                    ),
                     ("--from trace", result.from ?? "none", base.from ?? "none"),
                     ("keep-going", String(result.keepGoing), String(base.keepGoing)),
                     ("simrun version", result.version ?? "not recorded", base.version ?? "not recorded"),

@@ -62,7 +62,8 @@ package struct IsolatedRecording {
             // The child's own "cannot write" or "bad trace" stays that: an I/O error is never "bug found".
             var code = ExitStatus.failure
             if case .exited(let status) = output.termination,
-                [ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite].contains(status)
+                [ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite].contains(
+                    status)
             {
                 code = status
             }

@@ -62,7 +62,8 @@ package enum Interruption {
             let again = Interruption.flag.exchange(true, ordering: .relaxed)
             if Interruption.polled.load(ordering: .relaxed) && !again { return }
             PendingFiles.removeAll()
-            let message: StaticString = "\nsimrun: interrupted; stopped before the end, no output file was left half-written\n"
+            let message: StaticString =
+                "\nsimrun: interrupted; stopped before the end, no output file was left half-written\n"
             _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
             _exit(ExitStatus.interrupted)
         }

@@ -46,7 +46,8 @@ struct ExportCommand: CatalogCommand {
                     // A damaged trace found mid-stream is the input's fault (65), not the output's (73).
                     if error.file == reader.name { throw TraceInput.failure(error) }
                     throw CommandFailure(
-                        ExitStatus.cannotWrite, "cannot write \(out): \(error.detail.isEmpty ? error.expected : error.detail)")
+                        ExitStatus.cannotWrite,
+                        "cannot write \(out): \(error.detail.isEmpty ? error.expected : error.detail)")
                 }
                 if reader.isTruncated {
                     context.console.err("note: \(trace) is truncated; exported its readable prefix")

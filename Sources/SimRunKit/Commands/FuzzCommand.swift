@@ -38,7 +38,8 @@ struct FuzzCommand: CatalogCommand {
     var seeds: SeedRange?
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Run for this long instead: seconds, or with a unit (30, 30s, 5m, 2h).", valueName: "seconds"),
+        help: ArgumentHelp(
+            "Run for this long instead: seconds, or with a unit (30, 30s, 5m, 2h).", valueName: "seconds"),
         transform: TimeLimit.parse)
     var time: TimeLimit?
     @Option(
@@ -109,10 +110,10 @@ struct FuzzCommand: CatalogCommand {
         // The opening line is progress, not a result: --quiet leaves only the verdict line.
         if console.outputStyle != .quiet {
             console.err(
-            "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
-                + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
-                + prefixNote(plan))
+                "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
+                    + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
+                    + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
+                    + prefixNote(plan))
         }
         let outcome = try runCampaign(plan: plan, configuration: config, console: console)
         let report = outcome.report
@@ -198,7 +199,8 @@ struct FuzzCommand: CatalogCommand {
             }
             if !FailureSignature(finding.verdict).matches(recorded.verdict) {
                 console.out(
-                    "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
+                    "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic"
+                )
             }
             if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
                 do {

@@ -31,5 +31,3 @@ enum NumberArgument {
         return value
     }
 }
-
-

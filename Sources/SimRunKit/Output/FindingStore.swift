@@ -40,7 +40,7 @@ struct FindingStore {
             claim = identity.map { Self.claim(path, for: $0) }
             let target = claim?.path ?? path
             return (try record(target), target)
-        } catch where error.code == ExitStatus.cannotWrite {
+        } catch  where error.code == ExitStatus.cannotWrite {
             let name = path.split(separator: "/").last.map(String.init) ?? "finding.simtrace"
             let fallback = try makeScratchDirectory(prefix: "simrun-findings") + "/" + name
             let result = try record(fallback)

@@ -27,7 +27,8 @@ final class FileOutput: TraceOutput {
         case .descriptor(let fd):
             guard fcntl(fd, F_GETFD) >= 0 else {
                 throw TraceError(
-                    .unreadable, file: path, offset: 0, expected: "an open descriptor \(fd)", detail: Self.message(errno))
+                    .unreadable, file: path, offset: 0, expected: "an open descriptor \(fd)",
+                    detail: Self.message(errno))
             }
             temporaryPath = nil
             descriptor = fd
@@ -38,7 +39,8 @@ final class FileOutput: TraceOutput {
             repeat { fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) } while fd < 0 && errno == EINTR
             guard fd >= 0 else {
                 let code = errno
-                throw TraceError(.unreadable, file: path, offset: 0, expected: "to open it for writing", detail: Self.message(code))
+                throw TraceError(
+                    .unreadable, file: path, offset: 0, expected: "to open it for writing", detail: Self.message(code))
             }
             temporaryPath = nil
             descriptor = fd

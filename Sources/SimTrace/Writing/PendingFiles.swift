@@ -25,7 +25,8 @@ public enum PendingFiles {
     public static func add(_ path: String) -> Int? {
         guard let copy = strdup(path) else { return nil }
         let bits = Int(bitPattern: copy)
-        for index in 0..<capacity where slots[index].compareExchange(
+        for index in 0..<capacity
+        where slots[index].compareExchange(
             expected: 0, desired: bits, ordering: .sequentiallyConsistent
         ).exchanged {
             return index
