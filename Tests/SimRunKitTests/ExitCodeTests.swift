@@ -52,6 +52,18 @@ import Testing
         let passing = path("pass.simtrace")
         #expect(simrun(["run", "counter-race", "--variant", "fixed", "--out", passing]).0 == 0)
         let fixedNow = [Self.toggle(failing: false)]
+        let mergeResults = (pass: path("rp/1.json"), fail: path("rf/1.json"))
+        #expect(
+            simrun([
+                "fuzz", "counter-race", "--variant", "fixed", "--seeds", "4", "--shard", "1/1", "--result",
+                mergeResults.pass,
+            ]).0 == 0)
+        #expect(
+            simrun([
+                "fuzz", "lost-input-navigation", "--seeds", "20", "--shard", "1/1", "--no-show", "--out",
+                path("rf-out"),
+                "--result", mergeResults.fail,
+            ]).0 == 1)
         let cases: [Case] = [
             Case(command: "list", code: 0, arguments: ["list"]),
             Case(command: "list", code: 64, arguments: ["list", "--bogus"]),
@@ -111,6 +123,11 @@ import Testing
             Case(
                 command: "export", code: 73, arguments: ["export", lost, "--format", "jsonl", "--out", "/proc/x.jsonl"]),
             Case(command: "bench", code: 64, arguments: ["bench", "--only", "nothing"]),
+            Case(command: "merge", code: 0, arguments: ["merge", mergeResults.pass]),
+            Case(command: "merge", code: 1, arguments: ["merge", mergeResults.fail, "--out", path("m1")]),
+            Case(command: "merge", code: 64, arguments: ["merge"]),
+            Case(command: "merge", code: 65, arguments: ["merge", garbage]),
+            Case(command: "merge", code: 66, arguments: ["merge", missing]),
         ]
         for entry in cases {
             let (status, output) = simrun(entry.arguments, scenarios: entry.scenarios)
@@ -123,8 +140,12 @@ import Testing
         // Codes that need a process of their own: 130 (a signal), bench 0 and 73 (its recording child,
         // a temporary directory from $TMPDIR).
         var walked = cases.map { ($0.command, $0.code) }
-        walked += [("fuzz", 130), ("bench", 0), ("bench", 73)]
-        for command in ["list", "run", "fuzz", "replay", "shrink", "show", "explain", "export", "bench"] {
+        walked += [("fuzz", 130), ("bench", 0), ("bench", 73), ("bench", 130)]
+        // 73 for a stdout that cannot be written, and 130 for a signal: `stdoutAndSignalCodes…` below.
+        walked += Self.everyCommand.map { ($0, ExitStatus.cannotWrite) }
+        walked += Self.everyCommand.filter { $0 != "list" && $0 != "bench" }.map { ($0, ExitStatus.interrupted) }
+        walked += [("merge", 130)]
+        for command in Self.everyCommand {
             let documented = Self.documentedCodes([command])
             #expect(!documented.isEmpty, "\(command) --help lists its exit codes")
             let exercised = Set(walked.filter { $0.0 == command }.map(\.1))
@@ -132,6 +153,69 @@ import Testing
                 exercised == documented, "\(command): help lists \(documented.sorted()), walked \(exercised.sorted())")
         }
         #expect(Self.documentedCodes([]) == Set(ExitStatus.table.map(\.code)), "the root help lists the whole table")
+    }
+
+    static let everyCommand = [
+        "list", "run", "fuzz", "replay", "shrink", "show", "explain", "export", "bench", "merge",
+    ]
+
+    /// Every command's output is checked (stdout on a full device: 73) and every command that reads or
+    /// writes a file honours a signal while it waits on it (a FIFO nobody opens: 130).
+    @Test func stdoutAndSignalCodesOfEveryCommand() throws {
+        let directory = try makeTemporaryDirectory("universal-codes")
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        let lost = path("lost.simtrace")
+        LostInputFixture.record(to: lost)
+        #expect(
+            simrun([
+                "fuzz", "counter-race", "--variant", "fixed", "--seeds", "4", "--shard", "1/1", "--result",
+                path("r/1.json"),
+            ]).0 == 0)
+        let quick: [String: [String]] = [
+            "list": ["list"], "run": ["run", "counter-race", "--variant", "fixed"],
+            "fuzz": ["fuzz", "counter-race", "--variant", "fixed", "--seeds", "3"], "replay": ["replay", lost],
+            "shrink": ["shrink", lost, "-o", path("s.simtrace")], "show": ["show", lost],
+            "explain": ["explain", lost, "--runs", "2"], "export": ["export", lost, "--format", "jsonl"],
+            "bench": ["bench", "--quick", "--only", "kernel"], "merge": ["merge", path("r")],
+        ]
+        if let full = OutputTargetTests.device("fakefull", minor: 7, in: directory) {
+            for command in Self.everyCommand {
+                let arguments = try #require(quick[command])
+                let (status, errors) = try OutputTargetTests.run(arguments, in: directory, stdout: full)
+                #expect(status == 73, "\(command): \(errors)")
+                #expect(errors.contains("cannot write to stdout"), "\(command): \(errors)")
+            }
+        }
+        let fifo = path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let resultFIFO = path("rfifo.json")
+        #expect(mkfifo(resultFIFO, 0o600) == 0)
+        let waiting: [[String]] = [
+            ["run", "counter-race", "--variant", "fixed", "--out", fifo], ["replay", fifo], ["shrink", fifo],
+            ["show", fifo], ["explain", fifo], ["export", fifo, "--format", "jsonl"], ["merge", resultFIFO],
+        ]
+        for arguments in waiting {
+            let process = Process()
+            process.executableURL = SimrunProcess.executable
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            #if os(Linux)
+                try InterruptionTests().waitForCaught(process)  // then blocked on the FIFO, or about to be
+            #else
+                Thread.sleep(forTimeInterval: 1)
+            #endif
+            kill(process.processIdentifier, SIGINT)
+            // Polled, not waited on: a process that ignores the signal fails the test instead of hanging it.
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { usleep(2_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            #expect(
+                process.terminationReason == .exit && process.terminationStatus == 130, "\(arguments)")
+        }
     }
 
     @Test func fuzzExitsOneHundredThirtyWhenInterruptedWithNothingFound() throws {

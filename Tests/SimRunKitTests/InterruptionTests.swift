@@ -67,6 +67,54 @@ import Testing
         #endif
     }
 
+    /// Every other long command ends at the first signal with 130 (SIGTERM too, not 143), says it was
+    /// interrupted, and leaves no temporary file: explain of a million runs, bench.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func longCommandsEndAtTheFirstSignalWithOneThirty(signal: Int32) throws {
+        let directory = try makeTemporaryDirectory("interrupt-long")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("lost.simtrace").path
+        LostInputFixture.record(to: trace)
+        for arguments in [["explain", trace, "--runs", "1000000"], ["bench"]] {
+            let err = Pipe()
+            let (process, out) = try start(arguments, in: directory, stderr: err)
+            #if os(Linux)
+                try waitForCaught(process)
+            #else
+                Thread.sleep(forTimeInterval: 1)
+            #endif
+            Thread.sleep(forTimeInterval: 0.3)  // well into the work
+            let sent = ContinuousClock.now
+            kill(process.processIdentifier, signal)
+            let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            watchdog.cancel()
+            #expect(ContinuousClock.now - sent < .seconds(5), "\(arguments): stopped promptly")
+            #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(arguments): \(errors)")
+            #expect(errors.contains("simrun: interrupted"), "\(arguments): \(errors)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp-") }
+        #expect(left.isEmpty, "no temporary file left: \(left)")
+    }
+
+    #if os(Linux)
+        /// Returns once the process catches SIGINT and SIGTERM (/proc's SigCgt).
+        func waitForCaught(_ process: Process) throws {
+            let wanted: UInt64 = (1 << UInt64(SIGINT - 1)) | (1 << UInt64(SIGTERM - 1))
+            while process.isRunning {
+                let status =
+                    (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+                let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+                    .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
+                if let caught, caught & wanted == wanted { return }
+                usleep(1_000)
+            }
+        }
+    #endif
+
     @Test func sigkillLeavesOnlyCompleteTraces() throws {
         let directory = try makeTemporaryDirectory("sigkill")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -62,18 +62,24 @@ public struct CampaignMerge: Sendable {
     /// Merges `results` (at least one, all of one scenario, variant, strategy and `keepGoing`).
     public init(_ results: [ShardResult]) throws(MergeError) {
         guard let base = results.first else { throw MergeError(.missing, "no result files to merge") }
+        // Everything that makes the shards' runs the same campaign; every difference is named.
+        let range = { (result: ShardResult) in "\(result.seeds.lowerBound)..<\(result.seeds.upperBound)" }
         for result in results.dropFirst() {
-            let mismatch =
+            let mismatches =
                 [
                     ("scenario", result.scenario, base.scenario), ("variant", result.variant, base.variant),
-                    ("strategy", result.strategy, base.strategy),
+                    ("strategy", result.strategy, base.strategy), ("seeds", range(result), range(base)),
+                    (
+                        "noise", result.noise.map(String.init) ?? "not recorded",
+                        base.noise.map(String.init) ?? "not recorded"
+                    ),
                     ("--from trace", result.from ?? "none", base.from ?? "none"),
                     ("keep-going", String(result.keepGoing), String(base.keepGoing)),
-                ].first { $0.1 != $0.2 }
-            if let (what, theirs, ours) = mismatch {
-                throw MergeError(
-                    .inconsistent,
-                    "\(result.path) is another campaign: its \(what) is \(theirs), \(base.path)'s is \(ours)")
+                    ("simrun version", result.version ?? "not recorded", base.version ?? "not recorded"),
+                ].filter { $0.1 != $0.2 }
+            if !mismatches.isEmpty {
+                let what = mismatches.map { "\($0.0) \($0.1) (\(base.path): \($0.2))" }.joined(separator: ", ")
+                throw MergeError(.inconsistent, "\(result.path) is another campaign: its \(what)")
             }
         }
         scenario = base.scenario

@@ -110,6 +110,12 @@ public struct ShardEnvironment: Sendable {
         guard step >= 1 else { throw ShardError("SLURM_ARRAY_TASK_STEP must be at least 1") }
         let count = given ?? ((high - low) / step + 1)
         let contiguous = (high - low) % step == 0 && (high - low) / step + 1 == count
+        if contiguous && (id - low) % step != 0 && value("SLURM_ARRAY_TASK_STEP") != nil {
+            // The array is fine; this task's id is off its grid (a hand-set or mistyped variable).
+            throw ShardError(
+                "SLURM_ARRAY_TASK_ID \(id) is not a task of the job array \(low)-\(high):\(step) (ids \(low), \(low + step), … \(high))"
+            )
+        }
         guard contiguous, (id - low) % step == 0 else {
             throw ShardError(
                 "the Slurm job array (tasks \(low)…\(high), \(count) of them) is not one evenly spaced range: "

@@ -53,6 +53,10 @@ public struct ShardResult: Sendable {
     public var out: String
     /// The shard's exit status.
     public var exitCode: Int32
+    /// Noise lanes of its runs (nil in results written before simrun recorded it).
+    public var noise: Int?
+    /// The simrun version that ran it (nil in results written before simrun recorded it).
+    public var version: String?
 
     /// The members a shard adds to its `fuzz` document (after the ones `fuzz --json` prints).
     public static func members(
@@ -83,6 +87,10 @@ public struct ShardResult: Sendable {
             throw reader.error("not a simrun result document (schema simrun.result/1)")
         }
         guard try reader.string("command") == "fuzz" else { throw reader.error("not the result of `simrun fuzz`") }
+        if document["shardNumber"] == nil {
+            throw reader.error(
+                "a `fuzz --json` document, not a shard result: write each shard's result with `fuzz --result FILE`")
+        }
         self.path = path
         scenario = try reader.string("scenario")
         variant = try reader.string("variant")
@@ -130,6 +138,8 @@ public struct ShardResult: Sendable {
             throw reader.error("no 'exitCode'")
         }
         exitCode = code
+        noise = document["noise"]?.intValue
+        version = document["version"]?.stringValue
     }
 
     /// Typed access to a document's members, with errors that name the file and the member.

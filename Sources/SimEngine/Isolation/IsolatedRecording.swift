@@ -25,11 +25,18 @@ package struct IsolatedRecording {
     /// Noise lanes of the run (the plan's, or the recording's).
     package let noise: Int
 
-    package init(scenario: String, variant: String, strategy: String, noise: Int = 0) {
+    /// The schedule prefix every run of the campaign kept (`fuzz --from`): the trace it came from
+    /// and how many of its decisions. A seed's schedule is only that seed's with it.
+    package let prefix: (source: String, keep: Int)?
+
+    package init(
+        scenario: String, variant: String, strategy: String, noise: Int = 0, prefix: (source: String, keep: Int)? = nil
+    ) {
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
         self.noise = noise
+        self.prefix = prefix
     }
 
     /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
@@ -38,6 +45,7 @@ package struct IsolatedRecording {
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] }
         if noise > 0 { arguments += ["--noise", String(noise)] }
+        if let prefix { arguments += ["--from", prefix.source, "--keep", String(prefix.keep)] }
         let output = try ChildProcess.run(arguments)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)
@@ -51,7 +59,15 @@ package struct IsolatedRecording {
         let partialLine = output.stdout.split(separator: "\n").first { $0.hasPrefix("partial ") }
         guard let partialLine else {
             let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
-            throw CommandFailure(ExitStatus.failure, "the recording child process failed before running: \(why)")
+            // The child's own "cannot write" or "bad trace" stays that: an I/O error is never "bug found".
+            var code = ExitStatus.failure
+            if case .exited(let status) = output.termination,
+                [ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite].contains(
+                    status)
+            {
+                code = status
+            }
+            throw CommandFailure(code, "the recording child process failed before running: \(why)")
         }
         let partial = String(partialLine.dropFirst("partial ".count))
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"

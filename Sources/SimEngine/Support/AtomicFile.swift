@@ -1,3 +1,4 @@
+import SimTrace
 import SystemPackage
 
 #if canImport(Glibc)
@@ -12,27 +13,15 @@ import SystemPackage
 /// when complete, so a reader — `simrun merge`, a shared volume's other pods — never sees half a
 /// file under its final name; read back with a size bound.
 package enum AtomicFile {
-    /// Writes `bytes` to `path` through a temporary name beside it (the same file system, so the
-    /// rename is atomic).
+    /// Writes `bytes` to `path`: a regular file through a temporary name beside it (the same file
+    /// system, so the rename is atomic), synced before and after the rename; a device, FIFO or
+    /// descriptor (`-`, `/dev/stdout`) written to, never replaced (see `OutputTarget`).
     package static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
-        let temporary = "\(path).tmp-\(getpid())"
-        do {
-            let descriptor = try FileDescriptor.open(
-                FilePath(temporary), .writeOnly, options: [.create, .truncate],
-                permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            try descriptor.closeAfter {
-                _ = try descriptor.writeAll(bytes)
-                // On a shared volume the rename must not land before the data does.
-                guard fsync(descriptor.rawValue) == 0 || errno == EINVAL else { throw Errno(rawValue: errno) }
-            }
+        do throws(TraceError) {
+            try OutputTarget.write(bytes, to: path)
         } catch {
-            unlink(temporary)
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(temporary): \(error)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = Errno(rawValue: errno)
-            unlink(temporary)
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot rename \(temporary) to \(path): \(reason)")
+            throw CommandFailure(
+                ExitStatus.cannotWrite, "cannot write \(path): \(error.detail.isEmpty ? error.expected : error.detail)")
         }
     }
 

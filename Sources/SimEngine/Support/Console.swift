@@ -39,6 +39,7 @@ public final class Console: Sendable {
         var output = OutputStyle.human
         var progress = ProgressStyle.automatic
         var lastProgress: ContinuousClock.Instant?
+        var stdoutError: Int32?  // the first failed or short write on stdout
     }
 
     private let state = Mutex(State())
@@ -48,14 +49,25 @@ public final class Console: Sendable {
     /// A console on the process's stdout and stderr.
     public init() {
         captured = nil
-        interactive = isatty(2) == 1
+        interactive = Self.liveTerminal()
     }
 
     /// A console that keeps what it would print (stdout lines, then `err:`-prefixed stderr lines
     /// interleaved in order), for tests of the command tree in-process.
     public init(capturing: Bool) {
         captured = capturing ? CaptureBuffer() : nil
-        interactive = !capturing && isatty(2) == 1
+        interactive = !capturing && Self.liveTerminal()
+    }
+
+    /// True when stderr is a terminal that can redraw a line: a `TERM=dumb` one (Emacs shells, some
+    /// CI runners) gets plain lines, never escape sequences.
+    static func liveTerminal() -> Bool {
+        drawsLiveLines(isTerminal: isatty(2) == 1, term: getenv("TERM").map { String(cString: $0) })
+    }
+
+    /// Whether progress is redrawn in place (escape sequences) on this stderr.
+    package static func drawsLiveLines(isTerminal: Bool, term: String?) -> Bool {
+        isTerminal && term != "dumb"
     }
 
     /// Everything printed so far, when capturing.
@@ -78,31 +90,49 @@ public final class Console: Sendable {
         set { state.withLock { $0.progress = newValue } }
     }
 
-    private func write(_ fd: Int32, _ text: String) {
+    /// Writes all of `text` to `fd`; a failed or short write on stdout is kept in `state` (reported
+    /// once the command ends: a result that did not reach its reader is never a success).
+    private func write(_ fd: Int32, _ text: String, _ state: inout State) {
         if let captured {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
             captured.lines.withLock { $0 += lines.map { fd == 2 ? "err: " + $0 : $0 } }
             return
         }
+        // After a failure the rest of the output would be cut anyway: stop writing it.
+        if fd == 1 && state.stdoutError != nil { return }
         var text = text
-        text.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return }
+        let failure: Int32? = text.withUTF8 { buffer in
+            guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
                 let written = systemWrite(fd, base + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
+                if written < 0 { return errno }
+                if written == 0 { return ENOSPC }
                 offset += written
             }
+            return nil
+        }
+        if fd == 1, let failure { state.stdoutError = failure }
+    }
+
+    /// Why stdout could not be written (`No space left on device`), or nil while every write went
+    /// through.
+    public var outputFailure: String? {
+        state.withLock { state in
+            state.stdoutError.map { code in strerror(code).map { String(cString: $0) } ?? "errno \(code)" }
         }
     }
 
+    /// Forgets a stdout failure (a console serving several command lines starts each afresh).
+    public func resetOutputFailure() { state.withLock { $0.stdoutError = nil } }
+
     private func emit(_ fd: Int32, _ line: String, _ state: inout State) {
         if state.live {
-            write(2, "\n")
+            write(2, "\n", &state)
             state.live = false
         }
-        write(fd, line + "\n")
+        write(fd, line + "\n", &state)
     }
 
     /// A result line on stdout (human style only).
@@ -151,7 +181,7 @@ public final class Console: Sendable {
                 state.lastProgress = now
                 emit(2, line, &state)
             case .automatic, .periodic:
-                write(2, "\r\u{1B}[2K" + line)
+                write(2, "\r\u{1B}[2K" + line, &state)
                 state.live = true
             }
         }
@@ -161,7 +191,7 @@ public final class Console: Sendable {
     public func endProgress() {
         state.withLock { state in
             if state.live {
-                write(2, "\n")
+                write(2, "\n", &state)
                 state.live = false
             }
         }

@@ -29,7 +29,7 @@ public enum ExitStatus {
         (usage, "usage: bad option, value, scenario or variant"),
         (badTrace, "bad trace: unreadable, damaged or foreign trace file"),
         (missingInput, "missing input: a trace file does not exist"),
-        (cannotWrite, "cannot write: an output file or directory cannot be created"),
+        (cannotWrite, "cannot write: an output file, directory or stdout cannot be written"),
         (interrupted, "interrupted: Ctrl-C or SIGTERM with nothing found"),
     ]
 

@@ -1,3 +1,4 @@
+import SimTrace
 import SystemPackage
 
 #if canImport(Glibc)
@@ -58,7 +59,19 @@ package enum OutputPath {
     /// Checks that a file can be written at `file`: not a directory, and its directory (or the
     /// nearest existing ancestor) writable. Nothing is created; `createParent(of:)` does that when
     /// the command is about to write.
+    ///
+    /// How the file is written follows `OutputTarget`: a regular file is replaced atomically; a
+    /// device, FIFO or descriptor is written to; a link to a file, a directory, a block device or a
+    /// name ending in `/` is refused here, before any work.
     package static func prepareFile(_ file: String, flag: String) throws(CommandFailure) {
+        switch OutputTarget.of(file) {
+        case .refused(let reason):
+            throw CommandFailure(ExitStatus.cannotWrite, "\(flag) \(file): \(reason)")
+        case .descriptor, .writeInPlace:
+            return  // written to as it is: nothing is created beside it
+        case .replace:
+            break
+        }
         if isDirectory(file) {
             throw CommandFailure(ExitStatus.cannotWrite, "\(flag) \(file): is a directory; give a file name")
         }
@@ -71,6 +84,7 @@ package enum OutputPath {
 
     /// Creates the directory `file` goes in (and its parents), right before writing it.
     package static func createParent(of file: String) throws(CommandFailure) {
+        guard OutputTarget.of(file) == .replace else { return }
         try ensureDirectory(directory(of: file))
     }
 

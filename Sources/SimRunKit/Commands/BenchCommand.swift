@@ -24,7 +24,7 @@ struct BenchCommand: CatalogCommand {
             """)
 
     /// The codes `bench` can return (the exit-code test walks each one).
-    static let codes = [ExitStatus.ok, ExitStatus.usage, ExitStatus.cannotWrite]
+    static let codes = [ExitStatus.ok, ExitStatus.usage, ExitStatus.cannotWrite, ExitStatus.interrupted]
 
     @Flag(help: "Reduced sizes: seconds instead of minutes.") var quick = false
     @Flag(help: "Print one JSON object instead of the table.") var json = false

@@ -10,7 +10,7 @@ struct ExplainCommand: CatalogCommand {
             For each decision i, the trace's first i decisions are kept and the rest re-fuzzed --runs times \
             (random, seeds 0..<runs); the table gives how often the same failure still happens. The rates \
             depend only on the trace and --runs, never on --jobs. Exit 0 when explained, 1 when the failure \
-            does not reproduce even with the whole schedule kept.
+            does not reproduce even with the whole schedule kept, 64 when the recorded run did not fail.
 
             \(ExitStatus.helpText(for: codes))
             """)
@@ -18,6 +18,7 @@ struct ExplainCommand: CatalogCommand {
     /// The codes `explain` can return (the exit-code test walks each one).
     static let codes = [
         ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.cannotWrite, ExitStatus.interrupted,
     ]
 
     @Argument(help: "The failing .simtrace file.") var trace: String
@@ -101,6 +102,11 @@ struct ExplainCommand: CatalogCommand {
                     .init("rows", .array(rows)),
                     .init("decisive", explanation.decisive.map { .int(Int64(explanation.rows[$0].number)) } ?? .null),
                     .init("sentence", .string(sentence)),
+                    // The failure explained, when it reproduces (README: every document has `findings`).
+                    .init(
+                        "findings",
+                        explanation.reproduces
+                            ? ResultDocument.findings(verdict, seed: input.header.seed, trace: trace) : .array([])),
                 ])
     }
 

@@ -21,6 +21,7 @@ struct ExportCommand: CatalogCommand {
     /// The codes `export` can return (the exit-code test walks each one).
     static let codes = [
         ExitStatus.ok, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite,
+        ExitStatus.interrupted,
     ]
 
     @Argument(help: "The .simtrace file.") var trace: String
@@ -29,6 +30,8 @@ struct ExportCommand: CatalogCommand {
     var out: String?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        // `--out -` is stdout, like no --out (through the console, whose every write is checked).
+        let out = self.out == "-" ? nil : self.out
         if let out { try OutputPath.prepareFile(out, flag: "--out") }
         do {
             let reader = try TraceReader(path: trace)
@@ -42,14 +45,17 @@ struct ExportCommand: CatalogCommand {
                     sink.abandon()
                     // A damaged trace found mid-stream is the input's fault (65), not the output's (73).
                     if error.file == reader.name { throw TraceInput.failure(error) }
-                    throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
+                    throw CommandFailure(
+                        ExitStatus.cannotWrite,
+                        "cannot write \(out): \(error.detail.isEmpty ? error.expected : error.detail)")
                 }
                 if reader.isTruncated {
                     context.console.err("note: \(trace) is truncated; exported its readable prefix")
                 }
                 context.console.err("wrote \(out) (\(format.rawValue), \(reader.eventCount) events)")
             } else {
-                try export(reader, to: ConsoleExportSink(console: context.console))
+                // A failed stdout stops the export; SimRun says why once the command ends (73).
+                if try !exportToConsole(reader, context.console) { return ExitStatus.cannotWrite }
             }
         } catch let error as TraceError {
             throw TraceInput.failure(error)
@@ -59,6 +65,17 @@ struct ExportCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.badTrace, "\(trace): \(error)")
         }
         return ExitStatus.ok
+    }
+
+    /// Exports to stdout; false when stdout could not be written.
+    private func exportToConsole(_ reader: TraceReader, _ console: Console) throws(TraceError) -> Bool {
+        do {
+            try export(reader, to: ConsoleExportSink(console: console))
+        } catch {
+            if error.file == ConsoleExportSink.name { return false }
+            throw error
+        }
+        return true
     }
 
     private func export(_ reader: TraceReader, to sink: any ExportSink) throws(TraceError) {
@@ -73,5 +90,13 @@ struct ExportCommand: CatalogCommand {
 final class ConsoleExportSink: ExportSink {
     let console: Console
     init(console: Console) { self.console = console }
-    func line(_ text: String) throws(TraceError) { console.out(text) }
+    /// The name a stdout write failure is reported under.
+    static let name = "<stdout>"
+    func line(_ text: String) throws(TraceError) {
+        console.out(text)
+        // Streaming the rest of a long trace into a failed stdout would only waste time.
+        if let failure = console.outputFailure {
+            throw TraceError(.unreadable, file: Self.name, offset: 0, expected: "to write stdout", detail: failure)
+        }
+    }
 }

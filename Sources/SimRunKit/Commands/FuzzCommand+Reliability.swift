@@ -37,23 +37,31 @@ extension FuzzCommand {
         let suffix = number == 0 ? "" : "-\(number + 1)"
         let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
-        let (recorded, path) = try FindingStore(console: console).save(to: wanted) {
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
+            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } })
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: crash.seed)
+        let (recorded, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
             (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
             try recording.record(seed: crash.seed, to: target)
         }
-        if recorded.crashed {
-            console.out(
-                "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
-            )
-            for line in try CrashContext(path: path).lines { console.out(line) }
-        } else {
-            console.out(
-                "  NONDETERMINISTIC: seed \(crash.seed) crashed in a worker but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"
-            )
+        // Saved: a failing check after this is said, and the trace lines are still printed.
+        do throws(CommandFailure) {
+            if recorded.crashed {
+                console.out(
+                    "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
+                )
+                for line in try CrashContext(path: path).lines { console.out(line) }
+            } else {
+                console.out(
+                    "  NONDETERMINISTIC: seed \(crash.seed) crashed in a worker but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"
+                )
+            }
+            if crash.occurrences > 1 { console.out("  \(crash.occurrences) runs crashed this way") }
+            try checkReplay(of: path, plan: plan, console: console)
+        } catch {
+            console.err("\(context.programName): seed \(crash.seed): \(error.message) (the trace is saved as found)")
         }
-        if crash.occurrences > 1 { console.out("  \(crash.occurrences) runs crashed this way") }
-        try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
         return path

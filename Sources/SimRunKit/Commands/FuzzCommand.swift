@@ -30,13 +30,17 @@ struct FuzzCommand: CatalogCommand {
         transform: NumberArgument.int(0...Int.max))
     var keep: Int?
     @OptionGroup var variant: VariantOption
-    @Option(help: StrategyArgument.help, transform: StrategyArgument.parse) var strategy: StrategySpec = .init(
-        kind: .pct)
-    @Option(help: ArgumentHelp("Seeds to run, as A..<B (or N for 0..<N).", valueName: "A..<B"))
+    @Option(help: StrategyArgument.help, transform: StrategyArgument.parse) var strategy: StrategySpec =
+        StrategyArgument.defaultSpec
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seeds to run, as A..<B (or N for 0..<N).", valueName: "A..<B"),
+        transform: SeedRange.parse)
     var seeds: SeedRange?
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Run for this many seconds instead (e.g. 30 or 30s).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Run for this long instead: seconds, or with a unit (30, 30s, 5m, 2h).", valueName: "seconds"),
+        transform: TimeLimit.parse)
     var time: TimeLimit?
     @Option(
         parsing: .unconditional, help: "Worker processes, each running one simulation at a time.",
@@ -45,7 +49,7 @@ struct FuzzCommand: CatalogCommand {
     @Option(
         help: ArgumentHelp(
             "Run shard K of N (1-based), e.g. 1/4, or 'auto' to read it from SIMRUN_SHARD, Slurm or Kubernetes.",
-            valueName: "K/N|auto"))
+            valueName: "K/N|auto"), transform: ShardOption.parse)
     var shard: ShardOption?
     @Option(
         parsing: .unconditional,
@@ -65,6 +69,7 @@ struct FuzzCommand: CatalogCommand {
         transform: NumberArgument.int(1...Int.max))
     var checkDeterminism: Int?
     @Option(
+        parsing: .unconditional,
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
@@ -97,11 +102,21 @@ struct FuzzCommand: CatalogCommand {
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
         output.apply(to: console)
+        // From here a signal stops the campaign and reports what ran (not the immediate exit of
+        // other commands).
+        Interruption.install()
         try OutputPath.prepareDirectory(out, flag: "--out")
         let plan = try makePlan(context)
         let found = plan.scenario
         let range = seeds?.range ?? 0..<(time == nil ? 10_000 : UInt64.max)
         let (shardSpec, shardSource) = try resolveShard()
+        // A shard past the last seed would run nothing and pass: say so instead.
+        let seedCount = range.upperBound - range.lowerBound  // (range.count traps past Int.max)
+        if UInt64(shardSpec.index) >= seedCount {
+            throw .usage(
+                "shard \(shardSpec) of seeds \(range.lowerBound)..<\(range.upperBound) holds no seed (\(seedCount) seeds for \(shardSpec.count) shards): give at least \(shardSpec.count) seeds, or at most \(seedCount) shards"
+            )
+        }
         try prepareResult()
         let config = Fuzzer.Configuration(
             seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
@@ -109,11 +124,14 @@ struct FuzzCommand: CatalogCommand {
         let span =
             time.map { "for \(EventText.time(Int64($0.seconds * 1e9)))" }
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
-        console.err(
-            "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
-                + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
-                + prefixNote(plan))
+        // The opening line is progress, not a result: --quiet leaves only the verdict line.
+        if console.outputStyle != .quiet {
+            console.err(
+                "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
+                    + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
+                    + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
+                    + prefixNote(plan))
+        }
         let outcome = try runCampaign(plan: plan, configuration: config, console: console)
         let report = outcome.report
         console.endProgress()
@@ -176,10 +194,12 @@ struct FuzzCommand: CatalogCommand {
             outcome, plan: plan, verdict: verdict, status: status, range: range,
             shard: shardSource.map { _ in shardSpec },
             traces: traces, determinism: determinism)
-        console.json(document.text)
+        // The result file first: when it cannot be written, the one JSON document on stdout is the
+        // error (exit 73), not a "pass" followed by a second document.
         try writeResult(
             document, outcome: outcome, range: range, shard: shardSpec, source: shardSource, status: status,
             console: console)
+        console.json(document.text)
         return status
     }
 
@@ -194,28 +214,37 @@ struct FuzzCommand: CatalogCommand {
             "\(out)/"
             + findingFileName(plan.scenario.name, plan.variant, oracle: finding.signature.oracle, suffix: suffix)
         // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
-        let (found, path) = try FindingStore(console: console).save(to: wanted) {
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: finding.seed)
+        let (found, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
             (target: String) throws(CommandFailure) -> RunResult in
             try Recorder.record(
                 plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: target,
                 options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
         }
-        var recorded = (verdict: found.verdict, eventCount: found.eventCount)
-        if !noShrink && shrink, let footer = try shrinkInChild(path, plan: plan, console: console) {
-            recorded = (footer.verdict, footer.eventCount)
-        }
-        if !FailureSignature(finding.verdict).matches(recorded.verdict) {
-            console.out(
-                "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic")
-        }
-        if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
-            do {
-                try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
-            } catch {
-                throw TraceInput.failure(error)
+        // The trace is saved: whatever fails after this (shrinking, the re-check, both need $TMPDIR) is
+        // said, and the trace and replay lines are still printed.
+        do throws(CommandFailure) {
+            var recorded = (verdict: found.verdict, eventCount: found.eventCount)
+            if !noShrink && shrink, let footer = try shrinkInChild(path, plan: plan, console: console) {
+                recorded = (footer.verdict, footer.eventCount)
             }
+            if !FailureSignature(finding.verdict).matches(recorded.verdict) {
+                console.out(
+                    "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic"
+                )
+            }
+            if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
+                do {
+                    try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
+                } catch {
+                    throw TraceInput.failure(error)
+                }
+            }
+            try checkReplay(of: path, plan: plan, console: console)
+        } catch {
+            console.err("\(context.programName): seed \(finding.seed): \(error.message) (the trace is saved as found)")
         }
-        try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
         if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
@@ -239,6 +268,12 @@ struct FuzzCommand: CatalogCommand {
                 console.out(
                     "  preemption bounds exhausted: \(rounds.isEmpty ? "none" : rounds.joined(separator: ", "))\(open)")
             }
+            if report.exhausted && report.findings.isEmpty {
+                // What the proof covers: dfs's preemptions are not `show`'s non-fifo decisions.
+                console.out(
+                    "  no failure with at most \(bound) preemptions: a preemption is any pick off the default order (continue the lane that ran last, else fifo), so a schedule can need more of them than its non-fifo decisions; raise the bound with --strategy dfs:preemptions=P"
+                )
+            }
         }
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
@@ -261,6 +296,8 @@ struct FuzzCommand: CatalogCommand {
             .init("jobs", .int(Int64(jobs))), .init("shard", .optional(shard?.description)),
             .init("from", .optional(from)), .init("interrupted", .bool(outcome.interrupted)),
             .init("determinism", determinism?.json ?? .null),
+            // What else makes shards comparable, for `merge` to check.
+            .init("noise", .int(Int64(plan.noise))), .init("version", .string(SimRunVersion.current)),
         ]
         members += CampaignJSON.members(of: outcome, exhaustive: strategy.kind == .dfs) { finding in
             [

@@ -9,7 +9,7 @@ struct ListCommand: CatalogCommand {
             + ExitStatus.helpText(for: codes))
 
     /// The codes `list` can return (the exit-code test walks each one).
-    static let codes = [ExitStatus.ok, ExitStatus.usage]
+    static let codes = [ExitStatus.ok, ExitStatus.usage, ExitStatus.cannotWrite]
 
     @Option(help: "List this group instead of the app scenarios (sctbench).") var group: String?
 

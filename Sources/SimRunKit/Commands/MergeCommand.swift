@@ -2,6 +2,14 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `simrun merge RESULT…`: the result files of a sharded campaign (`fuzz --result`) merged into the
 /// verdict one machine would have printed over all the seeds, with the winning traces copied into
 /// one directory. A lost, doubled or interrupted shard is reported, never merged into a pass.
@@ -16,8 +24,16 @@ struct MergeCommand: CatalogCommand {
             depends on must have been run by exactly one shard. Exit 0 every seed ran and passed, 1 a bug \
             found (even if seeds are missing), 64 usage, 65 an unreadable result, results of different \
             campaigns, or seeds run twice, 66 a missing file or missing seeds (a lost shard), 73 a trace \
-            cannot be copied, 130 a shard was interrupted.
+            cannot be copied, 130 a shard was interrupted (or merge itself).
+
+            \(ExitStatus.helpText(for: codes))
             """)
+
+    /// The codes `merge` can return (the exit-code test walks each one).
+    static let codes = [
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.cannotWrite, ExitStatus.interrupted,
+    ]
 
     @Argument(help: "Result files of `fuzz --result`, or directories holding them.") var results: [String]
     @Option(help: "Directory for the winning traces.") var out: String = "simrun-failures"
@@ -53,7 +69,6 @@ struct MergeCommand: CatalogCommand {
         console.err(
             "merge \(merged.scenario)/\(merged.variant)  strategy \(merged.strategy)  seeds \(merged.seeds.lowerBound)..<\(merged.seeds.upperBound)  \(shards.count) results (shards \(shards.map(\.shard.description).joined(separator: ", ")))"
         )
-        try ensureDirectory(out)
         var status = merged.exitCode
         var oracleCounts: [String: Int] = [:]
         for finding in merged.findings.entries {
@@ -75,9 +90,22 @@ struct MergeCommand: CatalogCommand {
                 if status == ExitStatus.ok { status = ExitStatus.missingInput }
                 continue
             }
-            let path = "\(out)/\(name)"
+            // The trace reported is the one copied: already in --out, it is pointed at; else it is copied
+            // under a name no other finding holds (shards may have shared this directory).
+            var path = "\(out)/\(name)"
             do {
-                try AtomicFile.copy(from: source, to: path)
+                // Made only now: an --out that cannot be written never hides the FAIL printed above.
+                try ensureDirectory(out)
+                if !Self.sameFile(source, path) {
+                    let claim = FindingStore.claim(
+                        path,
+                        for: .init(
+                            scenario: merged.scenario, variant: merged.variant, strategy: merged.strategy,
+                            seed: finding.seed))
+                    defer { claim.release() }
+                    path = claim.path
+                    if !Self.sameFile(source, path) { try AtomicFile.copy(from: source, to: path) }
+                }
             } catch {
                 console.out("  trace not copied: \(error.message)")
                 if status == ExitStatus.ok { status = ExitStatus.cannotWrite }
@@ -106,7 +134,8 @@ struct MergeCommand: CatalogCommand {
             console.out("  sometimes \(goal): \(runs) of \(merged.schedules) runs")
         }
         let required = "\(merged.required.lowerBound)..<\(merged.required.upperBound)"
-        if merged.coverage.missing.isEmpty && merged.coverage.overlaps.isEmpty {
+        // An interrupted shard's seeds were not all run: no claim that every seed was.
+        if merged.coverage.missing.isEmpty && merged.coverage.overlaps.isEmpty && merged.interrupted.isEmpty {
             let stop =
                 merged.required == merged.seeds
                 ? "" : " (one machine stops at the lowest failing seed, \(merged.required.upperBound - 1))"
@@ -133,6 +162,13 @@ struct MergeCommand: CatalogCommand {
                 "interrupted: shard \(shard.shard) (\(shard.result)) stopped after \(shard.schedules) schedules; its seeds were not all run"
             )
         }
+    }
+
+    /// True when both paths name one file.
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// The result files an argument names: the file itself, or the *.json files in a directory and

@@ -18,13 +18,17 @@ struct RecordChildCommand: CatalogCommand {
     @Option var out: String
     @Option(help: "Follow the schedule of this trace instead of the strategy.") var tapeFrom: String?
     @Option(help: "Noise lanes added to the run.") var noise: Int = 0
+    @Option(help: "Keep the first --keep decisions of this trace (the prefix of a fuzz --from campaign).")
+    var from: String?
+    @Option var keep: Int = 0
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
         let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
-        let plan = RunPlan(
+        var plan = RunPlan(
             scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
             noise: noise)
+        if let from { plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from) }
         let strategyObject: any Strategy
         if let tapeFrom {
             strategyObject = ReplayStrategy(tape: try TraceInput(path: tapeFrom).tape)

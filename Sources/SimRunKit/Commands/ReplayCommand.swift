@@ -20,7 +20,7 @@ struct ReplayCommand: CatalogCommand {
     /// The codes `replay` can return (the exit-code test walks each one).
     static let codes = [
         ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.badTrace,
-        ExitStatus.missingInput,
+        ExitStatus.missingInput, ExitStatus.cannotWrite, ExitStatus.interrupted,
     ]
 
     @Argument(help: "The .simtrace file.") var trace: String

@@ -13,6 +13,14 @@ extension RunCommand {
     /// Records the seed in two separate processes and compares them: `Set` order is stable within a
     /// process (one hash seed) but not across processes, so only this catches it.
     func checkDeterminism(plan: RunPlan, console: Console) throws(CommandFailure) -> Int32 {
+        // Both recordings go under $TMPDIR: one that cannot be written is "cannot write" (73), before
+        // anything runs, never a verdict.
+        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        guard isDirectory(temporary) else {
+            throw CommandFailure(
+                ExitStatus.cannotWrite, "TMPDIR \(temporary): no such directory (the two recordings are written there)")
+        }
+        try OutputPath.prepareDirectory(temporary, flag: "TMPDIR")
         let first = DeterminismCheck.temporaryTracePath("first")
         let second = DeterminismCheck.temporaryTracePath("second")
         defer {

@@ -13,20 +13,23 @@ struct RunCommand: CatalogCommand {
             """)
 
     /// The codes `run` can return (the exit-code test walks each one).
-    static let codes = [ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.cannotWrite]
+    static let codes = [
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.cannotWrite, ExitStatus.interrupted,
+    ]
 
     @Argument(help: "The scenario to run (see `list`).") var scenario: String
     @OptionGroup var variant: VariantOption
     @Option(parsing: .unconditional, help: "The seed of the schedule (0 to 2^64-1).", transform: NumberArgument.seed)
     var seed: UInt64 = 0
     @Option(help: StrategyArgument.help, transform: StrategyArgument.parse)
-    var strategy: StrategySpec = .init(kind: .random)
+    var strategy: StrategySpec = StrategyArgument.defaultSpec
     @Option(name: .shortAndLong, help: "Write the trace here (always; by default only a failing run is written).")
     var out: String?
     @Option(help: "Where a failing run's trace goes when --out is not given.") var failureDir = "simrun-failures"
     @Flag(help: "Run the seed in two separate processes and compare their events (exit 1 when they differ).")
     var checkDeterminism = false
     @Option(
+        parsing: .unconditional,
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int = 0
@@ -57,10 +60,12 @@ struct RunCommand: CatalogCommand {
                     plan: plan, seed: seed, strategy: plan.makeStrategy(), strategyName: strategy.description,
                     to: target)
             }
-            if out != nil {
+            if out != nil && !result.verdict.isFailure {
                 try OutputPath.createParent(of: wanted)
                 result = try record(wanted)
             } else {
+                // A failing run's trace is never lost to a write error: FindingStore saves it in a
+                // fresh temporary directory instead, and "bug found" (1) still wins over 73.
                 (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
             }
         }

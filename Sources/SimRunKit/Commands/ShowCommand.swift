@@ -14,7 +14,10 @@ struct ShowCommand: CatalogCommand {
             """)
 
     /// The codes `show` can return (the exit-code test walks each one).
-    static let codes = [ExitStatus.ok, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput]
+    static let codes = [
+        ExitStatus.ok, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite,
+        ExitStatus.interrupted,
+    ]
 
     @Argument(help: "The .simtrace file.") var trace: String
     @Option(

@@ -11,7 +11,7 @@ struct ShrinkCommand: CatalogCommand {
     /// The codes `shrink` can return (the exit-code test walks each one).
     static let codes = [
         ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
-        ExitStatus.cannotWrite,
+        ExitStatus.cannotWrite, ExitStatus.interrupted,
     ]
 
     @Argument(help: "The failing .simtrace file.") var trace: String

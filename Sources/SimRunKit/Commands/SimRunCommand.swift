@@ -70,6 +70,9 @@ public enum SimRun {
         ExecutorCapture.installExecutorFactory()
         ChildProcess.markSelfExecutable()
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
+        // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
+        // ran). Not in simrun's own child processes (`_worker`, `_record`, …): their parent decides.
+        if !(CommandLine.arguments.dropFirst().first?.hasPrefix("_") ?? false) { Interruption.installImmediate() }
         let code = run(
             arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios, programName: program ?? "simrun")
         exit(code)
@@ -87,6 +90,19 @@ public enum SimRun {
     private static func runNamed(
         arguments: [String], scenarios: [Scenario], console: Console, programName: String
     ) -> Int32 {
+        console.resetOutputFailure()
+        let status = runParsed(arguments: arguments, scenarios: scenarios, console: console, programName: programName)
+        // Every stdout write is checked: results that did not reach their reader (a full disk, a
+        // closed descriptor) are never a success. A bug found (1) still wins, as over any write error;
+        // a code that already says the command failed is kept.
+        guard let failure = console.outputFailure else { return status }
+        console.err("\(programName): cannot write to stdout: \(failure); the output is incomplete")
+        return status == ExitStatus.ok ? ExitStatus.cannotWrite : status
+    }
+
+    private static func runParsed(
+        arguments: [String], scenarios: [Scenario], console: Console, programName: String
+    ) -> Int32 {
         // The benchmark groups come with every command tree, after the caller's scenarios (whose names win).
         let benchmarks = SCTBench.scenarios.filter { bench in !scenarios.contains { $0.name == bench.name } }
         let context = CommandContext(
@@ -96,7 +112,15 @@ public enum SimRun {
         console.progressStyle = .automatic
         var commandName = ""
         do {
+            try checkCommandName(arguments)
             var command = try SimRunCommand.parseAsRoot(FuzzCommand.normalizingCheckDeterminism(arguments))
+            if var reader = command as? any ReadsTraceTwice {
+                commandName = type(of: reader).configuration.commandName ?? ""
+                let spooled = try SpooledTrace(reader.trace)
+                defer { spooled.remove() }
+                reader.trace = spooled.path
+                return try reader.execute(context)
+            }
             if let catalogCommand = command as? any CatalogCommand {
                 commandName = type(of: catalogCommand).configuration.commandName ?? ""
                 return try catalogCommand.execute(context)
@@ -119,7 +143,57 @@ public enum SimRun {
             } else {
                 console.err(message)
             }
-            return code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            let status = code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            // A usage error found by the parser is still one document with --json, like later ones
+            // (the console's style was never set: the command did not start).
+            if status != 0 && arguments.contains("--json") {
+                let name = arguments.first { Self.commandNames.contains($0) } ?? ""
+                let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
+                console.outputStyle = .json
+                console.json(
+                    ResultDocument(
+                        command: name, verdict: "error", exitCode: status, members: [.init("error", .string(firstLine))]
+                    ).text)
+            }
+            return status
         }
+    }
+
+    /// The visible subcommands' names.
+    static var commandNames: [String] {
+        SimRunCommand.configuration.subcommands.compactMap { command in
+            command.configuration.shouldDisplay ? command.configuration.commandName : nil
+        } + ["help"]
+    }
+
+    /// A first word that is no command (`simrun fuz …`, `simrun help nosuch`) is a usage error naming
+    /// the nearest command, never "unexpected arguments" nor the top-level help with exit 0.
+    private static func checkCommandName(_ arguments: [String]) throws(CommandFailure) {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return }
+        var word = first
+        if first == "help" {
+            guard arguments.count > 1, !arguments[1].hasPrefix("-") else { return }
+            word = arguments[1]
+        }
+        let known = commandNames + SimRunCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard !known.contains(word) else { return }
+        let visible = commandNames.filter { $0 != "help" }
+        let nearest = visible.min { editDistance(word, $0) < editDistance(word, $1) }
+        let hint = nearest.flatMap { editDistance(word, $0) <= 2 ? "; did you mean '\($0)'?" : nil } ?? ""
+        throw .usage("unknown command '\(word)'\(hint) (commands: \(visible.joined(separator: ", ")))")
+    }
+
+    /// Levenshtein distance, for the suggestion.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let (a, b) = (Array(a), Array(b))
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

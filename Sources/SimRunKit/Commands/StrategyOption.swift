@@ -26,5 +26,10 @@ enum StrategyArgument {
 
     /// Help text for the option.
     static let help = ArgumentHelp(
-        "The strategy: \(StrategySpec.names).", valueName: "strategy")
+        "The strategy: \(StrategySpec.names) (default: \(defaultSpec), for run and fuzz alike, so `run --seed N` reproduces the seed fuzz reports).",
+        valueName: "strategy")
+
+    /// The default of `run` and `fuzz`: one default, so a seed a campaign reports fails again with
+    /// `run --seed N` as printed.
+    static let defaultSpec = StrategySpec(kind: .pct)
 }

@@ -15,8 +15,9 @@ enum NumberArgument {
         { text in
             guard let value = Int(text), range.contains(value) else {
                 throw Refused(
-                    description:
-                        "expected a whole number from \(range.lowerBound) to \(range.upperBound.formattedBound)")
+                    description: range.upperBound == .max
+                        ? "expected a whole number, \(range.lowerBound) or more"
+                        : "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return value
         }
@@ -29,8 +30,4 @@ enum NumberArgument {
         }
         return value
     }
-}
-
-extension Int {
-    fileprivate var formattedBound: String { self == .max ? "any" : String(self) }
 }

@@ -18,6 +18,20 @@ enum ShardOption: ExpressibleByArgument, Sendable, Equatable {
         self = .fixed(shard)
     }
 
+    /// Parses the option's text, saying why it is refused (`5/4`: K above N).
+    @Sendable static func parse(_ text: String) throws -> ShardOption {
+        if text == "auto" { return .auto }
+        do {
+            let shard = try Shard(parsing: text)
+            guard shard.count <= 1_000_000 else {
+                throw NumberArgument.Refused(description: "at most 1000000 shards (got \(shard.count))")
+            }
+            return .fixed(shard)
+        } catch let error as ShardError {
+            throw NumberArgument.Refused(description: error.message + ", or auto")
+        }
+    }
+
     var description: String {
         switch self {
         case .fixed(let shard): shard.description

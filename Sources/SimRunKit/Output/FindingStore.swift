@@ -1,19 +1,45 @@
 import SimEngine
+import SimTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Saves a finding's trace where the user asked, and — when that fails after the campaign or run
 /// has found something — in a fresh temporary directory instead, saying where: a failure to write
 /// never loses a finding nor hides "bug found" (exit 1) behind "cannot write" (exit 73).
+///
+/// Campaigns may share an output directory (two shards, two runs one after the other): a trace is
+/// never saved over another finding's. The wanted name is used when free or when it holds the same
+/// finding (a re-run); otherwise the first free `<name>-N.simtrace`, claimed atomically.
 struct FindingStore {
     let console: Console
 
-    /// Records with `record` to `path`; on a write failure, to the same file name in
-    /// `$TMPDIR/simrun-findings-XXXXXX`. Returns the result and where the trace is.
+    /// What makes two saved traces the same finding: the run that produced it.
+    struct Identity: Equatable {
+        var scenario: String
+        var variant: String
+        var strategy: String
+        var seed: UInt64
+    }
+
+    /// Records with `record` to `path` (or the name `claim` gives when another finding holds it); on a
+    /// write failure, to the same file name in `$TMPDIR/simrun-findings-XXXXXX`. Returns the result
+    /// and where the trace is.
     func save<Saved>(
-        to path: String, _ record: (String) throws(CommandFailure) -> Saved
+        to path: String, identity: Identity? = nil, _ record: (String) throws(CommandFailure) -> Saved
     ) throws(CommandFailure) -> (result: Saved, path: String) {
+        var claim: Claim?
+        defer { claim?.release() }
         do throws(CommandFailure) {
             try ensureDirectory(OutputPath.directory(of: path))
-            return (try record(path), path)
+            claim = identity.map { Self.claim(path, for: $0) }
+            let target = claim?.path ?? path
+            return (try record(target), target)
         } catch  where error.code == ExitStatus.cannotWrite {
             let name = path.split(separator: "/").last.map(String.init) ?? "finding.simtrace"
             let fallback = try makeScratchDirectory(prefix: "simrun-findings") + "/" + name
@@ -21,5 +47,71 @@ struct FindingStore {
             console.err("warning: \(error.message); the trace was saved to \(fallback) instead")
             return (result, fallback)
         }
+    }
+
+    /// A name claimed for one finding until `release`: `path`, guarded by a hidden `.<name>.claim`
+    /// file beside it (created exclusively, holding the pid) so that two campaigns writing at once
+    /// never pick the same name, while the final name only ever holds a complete trace.
+    struct Claim {
+        var path: String
+        var lock: String?
+
+        /// Removes the claim file (the trace, written or not, stays as it is).
+        func release() {
+            if let lock { unlink(lock) }
+        }
+    }
+
+    /// A name for a finding of `identity` near `wanted`: `wanted` when it is free or holds the same
+    /// finding (a re-run of the campaign), else `<name>-2.simtrace`, -3, … The caller releases it
+    /// once the trace is written.
+    static func claim(_ wanted: String, for identity: Identity) -> Claim {
+        let stem = wanted.hasSuffix(".simtrace") ? String(wanted.dropLast(".simtrace".count)) : wanted
+        let directory = OutputPath.directory(of: wanted)
+        for number in 1...1000 {
+            let candidate = number == 1 ? wanted : "\(stem)-\(number).simtrace"
+            let name = candidate.split(separator: "/").last.map(String.init) ?? candidate
+            let lock = "\(directory)/.\(name).claim"
+            guard take(lock) else {
+                if errno == EEXIST { continue }
+                return Claim(path: wanted, lock: nil)  // the write reports what is wrong
+            }
+            var info = stat()
+            if lstat(candidate, &info) != 0 || holds(candidate, identity) { return Claim(path: candidate, lock: lock) }
+            unlink(lock)
+        }
+        return Claim(path: wanted, lock: nil)
+    }
+
+    /// Creates the claim file `lock`; a claim left by a process that no longer runs (killed) is taken over.
+    private static func take(_ lock: String) -> Bool {
+        for _ in 0..<2 {
+            let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if fd >= 0 {
+                let pid = Array("\(getpid())\n".utf8)
+                _ = pid.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+                return true
+            }
+            guard errno == EEXIST, let owner = try? AtomicFile.read(lock, limit: 64),
+                let line = String(decoding: owner, as: UTF8.self).split(separator: "\n").first,
+                let pid = Int32(line), pid > 0,
+                kill(pid, 0) != 0 && errno == ESRCH
+            else {
+                errno = EEXIST
+                return false
+            }
+            unlink(lock)
+        }
+        errno = EEXIST
+        return false
+    }
+
+    /// True when the trace at `path` is a finding of `identity`.
+    static func holds(_ path: String, _ identity: Identity) -> Bool {
+        guard let header = try? TraceReader(path: path).header else { return false }
+        return Identity(
+            scenario: header.scenario, variant: header.variant, strategy: header.strategy, seed: header.seed)
+            == identity
     }
 }

@@ -6,38 +6,77 @@
     import Darwin
 #endif
 
-/// Writes frames to a temporary file beside the destination and renames it into place when complete,
-/// so a reader never sees a half-written trace under the final name.
+/// Writes an output file the way `OutputTarget` says: a regular file through a temporary name
+/// beside it, synced and renamed into place when complete (a reader never sees half a file under the
+/// final name); a device, FIFO, socket or open descriptor written to directly, never replaced.
 final class FileOutput: TraceOutput {
     let path: String
-    let temporaryPath: String
+    /// The temporary name being written (nil when writing in place).
+    let temporaryPath: String?
     private var descriptor: Int32
+    /// True when `descriptor` is the caller's own (`-`, `/dev/stdout`): it is never closed.
+    private let borrowed: Bool
+    /// The temporary file's slot in `PendingFiles` (removed by a signal handler ending the process).
+    private var pending: Int?
 
     init(path: String) throws(TraceError) {
         self.path = path
-        // The pid keeps concurrent fuzz workers apart; the random part keeps two writers of one
-        // process apart. Neither reaches the trace's content.
-        var candidate = ""
-        var fd: Int32 = -1
-        for _ in 0..<8 {
-            candidate = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 || errno != EEXIST { break }
+        switch OutputTarget.of(path) {
+        case .refused(let reason):
+            throw TraceError(.unreadable, file: path, offset: 0, expected: "a file to write", detail: reason)
+        case .descriptor(let fd):
+            guard fcntl(fd, F_GETFD) >= 0 else {
+                throw TraceError(
+                    .unreadable, file: path, offset: 0, expected: "an open descriptor \(fd)",
+                    detail: Self.message(errno))
+            }
+            temporaryPath = nil
+            descriptor = fd
+            borrowed = true
+        case .writeInPlace:
+            // Opened as it is, never created nor truncated (a FIFO's open waits for its reader).
+            var fd: Int32
+            repeat { fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+            guard fd >= 0 else {
+                let code = errno
+                throw TraceError(
+                    .unreadable, file: path, offset: 0, expected: "to open it for writing", detail: Self.message(code))
+            }
+            temporaryPath = nil
+            descriptor = fd
+            borrowed = false
+        case .replace:
+            // The pid keeps concurrent fuzz workers apart; the random part keeps two writers of one
+            // process apart. Neither reaches the trace's content. O_EXCL never follows a planted link.
+            var candidate = ""
+            var fd: Int32 = -1
+            for _ in 0..<8 {
+                candidate = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+                if fd >= 0 || errno != EEXIST { break }
+            }
+            guard fd >= 0 else {
+                let code = errno
+                throw TraceError(
+                    .unreadable, file: path, offset: 0,
+                    expected: "a writable directory for the temporary file", detail: Self.message(code))
+            }
+            temporaryPath = candidate
+            descriptor = fd
+            borrowed = false
+            pending = PendingFiles.add(candidate)
         }
-        guard fd >= 0 else {
-            let code = errno
-            throw TraceError(
-                .unreadable, file: path, offset: 0,
-                expected: "a writable directory for the temporary file", detail: Self.message(code))
-        }
-        temporaryPath = candidate
-        descriptor = fd
     }
 
     deinit { abandon() }
 
+    /// True when the output is written in place (device, FIFO, descriptor): a failure part-way
+    /// cannot be taken back.
+    var isInPlace: Bool { temporaryPath == nil }
+
     func append(_ bytes: UnsafeRawBufferPointer) throws(TraceError) {
         guard var next = bytes.baseAddress else { return }
+        guard descriptor >= 0 else { throw failure("an open file", EBADF) }
         var remaining = bytes.count
         while remaining > 0 {
             let written = write(descriptor, next, remaining)
@@ -45,33 +84,54 @@ final class FileOutput: TraceOutput {
                 if errno == EINTR { continue }
                 throw failure("to write the file", errno)
             }
+            // A zero-byte write on a regular file means no space; never spin on it.
+            if written == 0 { throw failure("to write the file", ENOSPC) }
             remaining -= written
             next += written
         }
     }
 
-    /// Closes the temporary file and renames it to the final path.
+    /// Syncs and closes the file; a temporary file is then renamed to the final path and its
+    /// directory synced, so the name survives a crash of the machine too.
     func commit() throws(TraceError) {
         let fd = descriptor
         descriptor = -1
-        if close(fd) != 0 {
-            let code = errno
-            unlink(temporaryPath)
-            throw failure("to close the file", code)
+        guard fd >= 0 else { throw failure("an open file", EBADF) }
+        // Devices, pipes and terminals cannot be synced (EINVAL, ENOTSUP): nothing is lost by it.
+        let synced = fsync(fd) == 0 || [EINVAL, ENOTSUP, EROFS].contains(errno)
+        let syncError = errno
+        if borrowed {
+            guard synced else { throw failure("to flush the output", syncError) }
+            return
         }
+        if close(fd) != 0 || !synced {
+            let code = synced ? errno : syncError
+            if let temporaryPath { unlink(temporaryPath) }
+            PendingFiles.remove(pending)
+            throw failure("to write the file out", code)
+        }
+        guard let temporaryPath else { return }
+        defer { PendingFiles.remove(pending) }
         if rename(temporaryPath, path) != 0 {
             let code = errno
             unlink(temporaryPath)
             throw failure("to rename the temporary file into place", code)
         }
+        let directory = open(OutputTarget.directory(of: path), O_RDONLY | O_CLOEXEC)
+        if directory >= 0 {
+            _ = fsync(directory)  // best effort: some file systems refuse a directory sync
+            close(directory)
+        }
     }
 
-    /// Closes and deletes the temporary file; harmless after `commit` or a second call.
+    /// Closes and deletes the temporary file; harmless after `commit` or a second call. Written in
+    /// place, what was written stays (it cannot be taken back); a borrowed descriptor stays open.
     func abandon() {
         guard descriptor >= 0 else { return }
-        close(descriptor)
+        if !borrowed { close(descriptor) }
         descriptor = -1
-        unlink(temporaryPath)
+        if let temporaryPath { unlink(temporaryPath) }
+        PendingFiles.remove(pending)
     }
 
     private func failure(_ what: String, _ code: Int32) -> TraceError {
