@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "TraceRegressionTests",
             // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
-            dependencies: ["SimTesting", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun"]
+            dependencies: ["SimTesting", "SimEngine", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],
     swiftLanguageModes: [.v6]

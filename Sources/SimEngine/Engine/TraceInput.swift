@@ -64,6 +64,11 @@ public struct TraceInput {
                 ExitStatus.badTrace,
                 "\(path): at byte 0: expected a known scenario (the header names '\(header.scenario)')")
         }
+        guard scenario.hasVariant(header.variant) else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(header.variant)')")
+        }
         let chosen = variant ?? header.variant
         guard scenario.hasVariant(chosen) else {
             if variant != nil { _ = try catalog.variant(chosen, of: scenario) }
@@ -71,7 +76,12 @@ public struct TraceInput {
                 ExitStatus.badTrace,
                 "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(chosen)')")
         }
-        let spec = StrategySpec(parsing: header.strategy) ?? StrategySpec(kind: .fifo)
+        // Never a silent fallback: a strategy this build cannot parse is a damaged or foreign trace.
+        guard let spec = StrategySpec(parsing: header.strategy) else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a known strategy (the header names '\(header.strategy)')")
+        }
         return RunPlan(
             scenario: scenario, variant: chosen, strategy: spec, noise: try noise(of: header, path: path))
     }

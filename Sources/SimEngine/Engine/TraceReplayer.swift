@@ -17,6 +17,11 @@ public struct TraceReplayer {
         public var recordedFooter: TraceFooter?
         /// The recording has no footer: it was cut short.
         public var recordingIsTruncated = false
+        /// Where the file broke off in unreadable bytes, when the replay was asked to report it
+        /// rather than throw it (`throwingOnDamage: false`): events up to there were compared.
+        public var damage: TraceError?
+        /// The first difference's event number (with `divergence`).
+        public var divergedAt: UInt64?
         /// The schedule had to be read in a second pass: one side ran more than the look-ahead bound
         /// ahead of the other (a long stretch without decisions, or a departing run).
         public var readTwice = false
@@ -62,7 +67,8 @@ public struct TraceReplayer {
     /// of the file is read after the run, so damage anywhere in it is reported as a reader of the
     /// whole file would (a thrown `CommandFailure`, exit 65).
     public static func replayComparing(
-        reading reader: TraceReader, path: String, plan: RunPlan, maxBuffered: Int = 4096
+        reading reader: TraceReader, path: String, plan: RunPlan, maxBuffered: Int = 4096,
+        throwingOnDamage: Bool = true
     ) throws(CommandFailure) -> Outcome {
         let stream = TraceStream(reader: reader, maxBuffered: max(1, maxBuffered)) { () throws(TraceError) in
             try TraceReader(path: path)
@@ -72,16 +78,19 @@ public struct TraceReplayer {
         let result = plan.scenario.run(variant: plan.variant, seed: reader.header.seed, strategy: strategy, sink: sink)
         sink.finish()
         stream.drain()
-        if let error = stream.readError { throw TraceInput.failure(error) }
+        if let error = stream.readError, throwingOnDamage { throw TraceInput.failure(error) }
         var lines: [String]?
+        var divergedAt: UInt64?
         if let divergence = sink.divergence {
             var text = ["first difference at event #\(divergence.atEvent): \(divergence.reason)", "  recorded:"]
             text += divergence.recorded.map { "    " + $0 }
             text.append("  replayed:")
             text += divergence.live.map { "    " + $0 }
             lines = text
-        } else if let footer = reader.footer, footer.digest != result.digest {
+            divergedAt = divergence.atEvent
+        } else if stream.readError == nil, let footer = reader.footer, footer.digest != result.digest {
             lines = ["digest differs: recorded \(footer.digest), replayed \(result.digest)"]
+            divergedAt = sink.compared
         }
         var outcome = Outcome(result: result, divergence: lines, notes: strategy.notes, eventsCompared: sink.compared)
         outcome.tally = strategy.tally
@@ -89,6 +98,8 @@ public struct TraceReplayer {
         outcome.recordedFooter = reader.footer
         outcome.recordingIsTruncated = reader.isTruncated
         outcome.readTwice = stream.fellBack
+        outcome.damage = stream.readError
+        outcome.divergedAt = divergedAt
         return outcome
     }
 

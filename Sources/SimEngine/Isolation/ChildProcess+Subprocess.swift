@@ -18,9 +18,16 @@ import SystemPackage
 /// pass down, and the supervisor polls many of them in one synchronous loop.
 extension ChildProcess {
     /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
-    package static func run(_ arguments: [String], timeoutSeconds: Double = 300) throws(CommandFailure) -> Output {
+    /// `executable` names another binary built on `SimRun.main` to run instead of this one (a test
+    /// process, which is not simrun, replays through the package's own executable).
+    package static func run(_ arguments: [String], executable: String? = nil, timeoutSeconds: Double = 300)
+        throws(CommandFailure) -> Output
+    {
+        // A foreign caller (a test process) may be on the cooperative pool, where waiting for an
+        // async subprocess could starve it: it collects the child synchronously instead.
+        if let executable { return try collect(arguments, executable: executable, timeoutSeconds: timeoutSeconds) }
         let result = try complete(
-            arguments, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
+            arguments, executable: executable, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
             timeoutSeconds: timeoutSeconds)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
     }
@@ -31,7 +38,8 @@ extension ChildProcess {
         -> Termination
     {
         try complete(
-            arguments, output: .currentStandardOutput, error: .currentStandardError, timeoutSeconds: timeoutSeconds
+            arguments, executable: nil, output: .currentStandardOutput, error: .currentStandardError,
+            timeoutSeconds: timeoutSeconds
         ).termination
     }
 
@@ -39,13 +47,14 @@ extension ChildProcess {
     private static let outputLimit = 16 << 20
 
     private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
-        _ arguments: [String], output: Out, error: Err, timeoutSeconds: Double
+        _ arguments: [String], executable other: String?, output: Out, error: Err, timeoutSeconds: Double
     ) throws(CommandFailure) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
     where Out.OutputType: Sendable, Err.OutputType: Sendable {
-        guard isAvailable else {
+        guard isAvailable || other != nil else {
             throw CommandFailure(
                 ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
+        let executable = other ?? Self.executable
         var options = PlatformOptions()
         // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops children.
         options.processGroupID = 0

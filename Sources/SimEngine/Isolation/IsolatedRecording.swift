@@ -24,12 +24,15 @@ package struct IsolatedRecording {
     package let strategy: String
     /// Noise lanes of the run (the plan's, or the recording's).
     package let noise: Int
+    /// The binary to run the child from (nil: this one).
+    package let executable: String?
 
-    package init(scenario: String, variant: String, strategy: String, noise: Int = 0) {
+    package init(scenario: String, variant: String, strategy: String, noise: Int = 0, executable: String? = nil) {
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
         self.noise = noise
+        self.executable = executable
     }
 
     /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
@@ -38,7 +41,7 @@ package struct IsolatedRecording {
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] }
         if noise > 0 { arguments += ["--noise", String(noise)] }
-        let output = try ChildProcess.run(arguments)
+        let output = try ChildProcess.run(arguments, executable: executable)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else {

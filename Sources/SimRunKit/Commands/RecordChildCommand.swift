@@ -21,7 +21,9 @@ struct RecordChildCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
-        let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
+        guard let spec = StrategySpec(parsing: strategy) else {
+            throw CommandFailure(ExitStatus.usage, "_record: unknown strategy '\(strategy)'")
+        }
         let plan = RunPlan(
             scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
             noise: noise)

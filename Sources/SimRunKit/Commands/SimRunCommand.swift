@@ -22,8 +22,10 @@ struct SimRunCommand: ParsableCommand {
             discussion: ExitStatus.helpText + "\n\n" + SimRun.completionHelp,
             version: SimRunVersion.current,
             subcommands: [
-                ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self, ShrinkCommand.self,
+                ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self,
+                ShrinkCommand.self,
                 ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
+                ReplayChildCommand.self,
                 WorkerChildCommand.self, BenchRecordCommand.self,
             ]
         )
