@@ -18,6 +18,10 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         /// Shard `index` (0-based) of `count`: only seeds `s` with `(s - lower) % count == index`.
         public var shard: (index: Int, count: Int)
         public var keepGoing: Bool
+        /// In-order campaigns in a guarded child: where each run is marked before it starts.
+        package var runMarker: RunMarker?
+        /// In-order campaigns re-run to record one run: which, and its sink (the campaign stops after it).
+        package var recording: InOrderRecording?
 
         /// A configuration; `jobs` below 1 is taken as 1.
         public init(
@@ -99,7 +103,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
     }
 
     private func runOutcome(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        if plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns { return runInOrder(progress: progress) }
+        if !plan.strategy.campaignShape.isIndependent { return runInOrder(progress: progress) }
         let goals = plan.goals()
         let board = ThreadBoard(workers: configuration.jobs, goals: goals.count)
         let start = ContinuousClock.now
@@ -131,7 +135,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
     /// `coverage` carry what they learned from run to run: one strategy object walks the seed space in
     /// order on one thread (whatever `jobs` is), and a finding keeps its tape for the same reason.
     private func runInOrder(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        let dfs = plan.strategy.kind == .dfs ? DFSStrategy(preemptionBound: plan.strategy.parameter ?? 2) : nil
+        let dfs = plan.strategy.makeExhaustiveWalker()
         let strategy: any Strategy = dfs ?? plan.makeStrategy()
         let goals = plan.goals()
         var table = FindingsTable<RunResult>()
@@ -140,12 +144,22 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         var goalTally = GoalTally(goals: goals.count)
         var lastReport = start
         let deadline = configuration.deadline(from: start)
-        let maxRuns = configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max
+        let maxRuns =
+            configuration.recording.map { $0.run + 1 }
+            ?? (configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max)
         while dfs?.hasMore ?? true, runs < maxRuns {
-            if let deadline, ContinuousClock.now >= deadline { break }
+            // A recording re-run goes to its run whatever the clock says: it must learn the same.
+            if configuration.recording == nil, let deadline, ContinuousClock.now >= deadline { break }
             if Interruption.isRequested { break }
             let next = dfs == nil ? configuration.space.seed(at: UInt64(runs)) : UInt64(runs)
             guard let seed = next else { break }
+            configuration.runMarker?.mark(run: runs, seed: seed)
+            if let recording = configuration.recording, recording.run == runs {
+                recording.seed = seed
+                recording.result = plan.run(seed: seed, strategy: strategy, sink: recording.sink)
+                runs += 1
+                break
+            }
             let result = plan.run(seed: seed, strategy: strategy)
             runs += 1
             goalTally.count(result)

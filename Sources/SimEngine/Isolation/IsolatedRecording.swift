@@ -41,6 +41,14 @@ package struct IsolatedRecording {
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] }
         if noise > 0 { arguments += ["--noise", String(noise)] }
+        return try Self.record(arguments, executable: executable, to: path)
+    }
+
+    /// Runs `simrun <arguments>`, a child that prints `partial <file>` and then records one run into
+    /// `path` through a checkpointing sink; seals the partial file when the child dies.
+    package static func record(_ arguments: [String], executable: String? = nil, to path: String)
+        throws(CommandFailure) -> Outcome
+    {
         let output = try ChildProcess.run(arguments, executable: executable)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)

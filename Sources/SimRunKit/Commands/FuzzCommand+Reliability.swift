@@ -21,7 +21,7 @@ extension FuzzCommand {
         // without process isolation (the command tree hosted by
         // another program) the campaign runs on threads in this process, where a trap would end it.
         let executor: any CampaignExecutor =
-            plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns || !ChildProcess.isAvailable
+            !plan.strategy.campaignShape.isIndependent || !ChildProcess.isAvailable
             ? Fuzzer(plan: plan, configuration: configuration)
             : FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
         return try executor.runCampaign(progress: progress)
