@@ -80,7 +80,7 @@ let package = Package(
             name: "SimRunKitTests",
             dependencies: [
                 "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
-                "simrun",
+                "SimTesting", "simrun",
                 "simrun-example",
             ]
         ),
