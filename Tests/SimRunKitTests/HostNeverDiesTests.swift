@@ -44,7 +44,9 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
     @Test func aTruncatedTraceNeverPassesOnTheFix() throws {
         let directory = try makeTemporaryDirectory("host")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let fixed = try SimrunProcess.run(["replay", try cut(lostInput, 200, to: directory, "g.simtrace"), "--variant", "fixed"])
+        let fixed = try SimrunProcess.run([
+            "replay", try cut(lostInput, 200, to: directory, "g.simtrace"), "--variant", "fixed",
+        ])
         #expect(fixed.status == 2, "\(fixed.stdout)\(fixed.stderr)")
         #expect(fixed.stdout.contains("inconclusive: the trace is truncated"), "\(fixed.stdout)")
         let same = try SimrunProcess.run(["replay", try cut(lostInput, 824, to: directory, "u.simtrace")])
@@ -184,6 +186,7 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
                 "\(name): CLI \(cliVerdict), SimTesting \(verdict)")
             tally["\(kind) \(verdict) \(status)", default: 0] += 1
         }
-        print("damaged replays: \(count); " + tally.keys.sorted().map { "\($0) ×\(tally[$0]!)" }.joined(separator: ", "))
+        print(
+            "damaged replays: \(count); " + tally.keys.sorted().map { "\($0) ×\(tally[$0]!)" }.joined(separator: ", "))
     }
 }

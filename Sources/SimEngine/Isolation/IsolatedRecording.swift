@@ -59,12 +59,13 @@ package struct IsolatedRecording {
                 path: path, verdict: footer.verdict, eventCount: footer.eventCount, digest: footer.digest,
                 crashed: false, lastEventText: "")
         }
-        let partialLine = output.stdout.split(separator: "\n").first { $0.hasPrefix("partial ") }
-        guard let partialLine else {
+        let partial = ChildRecord.records(in: output.stdout).lazy.compactMap { record -> String? in
+            if case .partial(let path) = record { return path } else { return nil }
+        }.first
+        guard let partial else {
             let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
             throw CommandFailure(ExitStatus.failure, "the recording child process failed before running: \(why)")
         }
-        let partial = String(partialLine.dropFirst("partial ".count))
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"
         do {
             let sealed = try TraceSealer.seal(partial: partial, as: path, verdict: .crashed(message))

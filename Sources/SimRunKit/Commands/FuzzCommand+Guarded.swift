@@ -72,7 +72,7 @@ extension FuzzCommand {
     }
 
     /// In the re-run child: runs the campaign up to run `RUN` and records it into `PATH` (header
-    /// seed `SEED`), printing `partial <file>` first so that the parent can seal it if it traps.
+    /// seed `SEED`), sending the `partial` record first so that the parent can seal it if it traps.
     func recordGuardedRun(_ spec: String, plan: RunPlan, configuration: Fuzzer.Configuration) throws(CommandFailure)
         -> Int32
     {
@@ -91,7 +91,7 @@ extension FuzzCommand {
             throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(path): \(error)")
         }
         // Whatever the output options say: this line is for the parent.
-        Console().out("partial \(writer.temporaryPath ?? path)")
+        Console().out(ChildRecord.partial(writer.temporaryPath ?? path).text)
         let recording = InOrderRecording(run: run, sink: CheckpointingSink(writer: writer))
         var configuration = configuration
         configuration.recording = recording

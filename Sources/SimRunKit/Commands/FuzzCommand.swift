@@ -174,7 +174,7 @@ struct FuzzCommand: CatalogCommand {
         let wanted =
             "\(out)/"
             + findingFileName(plan.scenario.name, plan.variant, oracle: finding.signature.oracle, suffix: suffix)
-        // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
+        // Saved as found first, then shrunk by a child process: a candidate schedule may trap.
         let (found, path) = try FindingStore(console: console).save(to: wanted) {
             (target: String) throws(CommandFailure) -> RunResult in
             try Recorder.record(

@@ -4,7 +4,8 @@ import SimEngine
 import SimTrace
 
 /// `simrun _record`: records one schedule in a process of its own, checkpointing after every record,
-/// so that a parent survives a model that traps and can seal the trace up to the trap. Hidden: only
+/// so that a parent survives a model that traps and can seal the trace up to the trap (the
+/// `partial` record tells it which file). The finished trace itself is the result. Hidden: only
 /// simrun itself runs it (`IsolatedRecording`).
 struct RecordChildCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
@@ -43,7 +44,7 @@ struct RecordChildCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
         }
         // The parent seals this file if we die before `finish`.
-        context.console.out("partial \(writer.temporaryPath ?? out)")
+        context.console.out(ChildRecord.partial(writer.temporaryPath ?? out).text)
         let result = plan.run(seed: seed, strategy: strategyObject, sink: CheckpointingSink(writer: writer))
         do {
             try writer.finish(Recorder.footer(for: result))
@@ -51,7 +52,6 @@ struct RecordChildCommand: CatalogCommand {
             writer.abandon()
             throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
         }
-        context.console.out("verdict \(result.verdict.code) digest \(result.digest)")
         return ExitStatus.ok
     }
 }
