@@ -11,12 +11,15 @@ import SimCore
 public struct Fuzzer: Sendable, CampaignExecutor {
     /// What a campaign runs.
     public struct Configuration: Sendable {
+        /// The seeds to run (the lower bound also starts a `--time` campaign).
         public var seeds: Range<UInt64>
         /// Wall-clock seconds to run for instead of a seed range (the range's lower bound still applies).
         public var seconds: Double?
+        /// Worker threads (or processes); at least 1.
         public var jobs: Int
         /// Shard `index` (0-based) of `count`: only seeds `s` with `(s - lower) % count == index`.
         public var shard: (index: Int, count: Int)
+        /// Go on after the first failure, collecting every distinct one.
         public var keepGoing: Bool
         /// In-order campaigns in a guarded child: where each run is marked before it starts.
         package var runMarker: RunMarker?
@@ -48,11 +51,17 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// One distinct failure: the first seed that showed it and how many runs did.
     public struct Finding: Sendable {
+        /// What makes this failure distinct.
         public var signature: FailureSignature
+        /// The seed.
         public var seed: UInt64
+        /// The failing verdict.
         public var verdict: Verdict
+        /// The failing run's decisions.
         public var tape: Tape
+        /// Steps the failing run took.
         public var steps: Int
+        /// Runs that failed this way.
         public var occurrences: Int
     }
 
@@ -70,20 +79,29 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// What a campaign ran and found.
     public struct Report: Sendable {
+        /// Schedules run.
         public var schedules: Int
+        /// Failing runs.
         public var failures: Int
+        /// The distinct failures, each with its lowest seed.
         public var findings: [Finding]
+        /// The scenario's `sometimes` goals.
         public var goals: [String]
+        /// For each goal, the runs that reached it.
         public var goalCounts: [Int]
+        /// Wall-clock seconds the campaign took.
         public var seconds: Double
         /// For `dfs`: the whole space under the bound was explored.
         public var exhausted: Bool
         /// For `dfs`: each preemption bound whose schedules all ran, with the runs taken by then.
         public var exhaustedRounds: [DFSStrategy.Round] = []
+        /// Schedules per wall-clock second.
         public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
     }
 
+    /// What runs: the scenario, variant and strategy.
     public let plan: RunPlan
+    /// Which seeds, how many jobs, whether to keep going.
     public let configuration: Configuration
 
     /// A campaign of `plan` over `configuration`'s seeds.

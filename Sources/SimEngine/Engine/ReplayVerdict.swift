@@ -117,9 +117,11 @@ public struct RaceRemoved: Sendable, Equatable {
     public var unfollowed: [UnfollowedDecision]
     /// The campaign's strategy (`pct`) and seeds.
     public var strategy: String
+    /// The campaign's seeds.
     public var seeds: Range<UInt64>
     /// Failing runs of the campaign, and the lowest failing seed.
     public var failures: Int
+    /// The lowest failing seed of the campaign, when one failed.
     public var firstFailingSeed: UInt64?
 
     /// The evidence.
@@ -153,11 +155,17 @@ public struct ReplayReport: Sendable, Equatable {
     public var trace: String
     /// What the header says, and what was run.
     public var scenario: String
+    /// The variant the trace was recorded on.
     public var recordedVariant: String
+    /// The variant the schedule was replayed on.
     public var variant: String
+    /// The recording's strategy, as its header names it.
     public var strategy: String
+    /// The recording's seed.
     public var seed: UInt64
+    /// Noise lanes of the recording.
     public var recordedNoise: Int
+    /// Noise lanes of the replay.
     public var noise: Int
     /// The replayed run's verdict (for a crash: `crashed`).
     public var outcome: Verdict
@@ -165,6 +173,7 @@ public struct ReplayReport: Sendable, Equatable {
     public var recorded: Verdict?
     /// Events the replay's run emitted, and how many of them were compared with the recording.
     public var eventCount: UInt64
+    /// Of those, the events compared with the recording.
     public var eventsCompared: UInt64
     /// The replayed run's digest.
     public var digest: Digest

@@ -3,14 +3,20 @@ import SimTrace
 
 /// A trace opened for a command: its header, its schedule, and the plan to re-run it.
 public struct TraceInput {
+    /// The trace file.
     public let path: String
+    /// Its header.
     public let header: TraceHeader
+    /// Its decisions (the schedule), with their symbols.
     public let tape: Tape
+    /// Its footer; nil when the file was cut short.
     public let footer: TraceFooter?
+    /// The file was cut short (no footer).
     public let isTruncated: Bool
     /// Events in the trace, and the decompressed offset where reading stopped (the end of the last
     /// complete frame when truncated).
     public let eventCount: UInt64
+    /// Where reading stopped, in decompressed bytes.
     public let endOffset: UInt64
 
     /// Reads the trace's header and decisions (events are streamed later, not kept).

@@ -4,12 +4,15 @@ import SimTrace
 /// Re-runs a recorded trace by following its decisions (by job identity) and compares every event
 /// with the recording, streaming both from one pass over the file.
 public struct TraceReplayer {
+    /// What one replay established (the raw facts `TraceReplay` decides from).
     public struct Outcome {
+        /// The replayed run.
         public var result: RunResult
         /// The first difference, rendered with context from both sides; nil when identical.
         public var divergence: [String]?
         /// Where the tape could not be followed.
         public var notes: [String]
+        /// Recorded events compared with the replay.
         public var eventsCompared: UInt64
         /// The recording was cut short and matched up to its end (the run went on past it).
         public var reachedTruncation = false
@@ -39,9 +42,12 @@ public struct TraceReplayer {
         public var isConclusive: Bool { unfollowed.isEmpty && scheduleProblem == nil && tally.isConclusive }
     }
 
+    /// The trace replayed.
     public let input: TraceInput
+    /// What it is replayed on.
     public let plan: RunPlan
 
+    /// A replayer of `input` on `plan`.
     public init(input: TraceInput, plan: RunPlan) {
         self.input = input
         self.plan = plan

@@ -5,8 +5,11 @@ import SimTrace
 public struct ShrinkCounts: Sendable, Equatable {
     /// Decisions, those that depart from fifo, events and steps.
     public var decisions: Int
+    /// Decisions that depart from fifo.
     public var nonFifo: Int
+    /// Events of the run.
     public var events: UInt64
+    /// Steps of the run.
     public var steps: Int
 
     /// The counts of `result`.
@@ -28,7 +31,9 @@ public struct ShrinkCounts: Sendable, Equatable {
 public struct ShrinkReport: Sendable, Equatable {
     /// Candidate runs tried.
     public var runs: Int
+    /// The run as found.
     public var before: ShrinkCounts
+    /// The shrunk run.
     public var after: ShrinkCounts
     /// The shrunk run's verdict (the same failure).
     public var verdict: Verdict

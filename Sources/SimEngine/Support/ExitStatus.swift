@@ -65,6 +65,7 @@ public struct CommandFailure: Error, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 
     package static func usage(_ message: String) -> CommandFailure { .init(ExitStatus.usage, message) }
