@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SimEngineTests",
-            dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTestSupport"]
+            dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTrace", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimRunKitTests",
