@@ -146,8 +146,12 @@ public struct TraceCorpus: Sendable {
         case .identical: return "identical"
         case .diverged(_, let lines): return "does not replay as recorded:\n" + lines.joined(separator: "\n")
         case .pass(let evidence): return "pass" + (evidence.map { " (\($0.line(variant: report.variant)))" } ?? "")
-        case .fail(let outcome, let evidence):
-            return "\(outcome)" + (evidence.map { " — \($0.line(variant: report.variant))" } ?? "")
+        case .fail(let outcome, let evidence?):
+            return "\(report.variant) removes the recorded race, but fails elsewhere (\(evidence.strategy), seeds "
+                + "\(evidence.seeds.lowerBound)..<\(evidence.seeds.upperBound): \(evidence.failures) failures, the first at "
+                + "seed \(evidence.firstFailingSeed.map(String.init) ?? "?"): \(outcome)); "
+                + evidence.unfollowed.map { "decision \($0.number): \($0.why)" }.joined(separator: "; ")
+        case .fail(let outcome, nil): return "\(outcome)"
         case .crashed(let message, let at): return "crashed at event \(at): \(message)"
         case .inconclusive(let reason):
             return "inconclusive — \(reason.text); \(report.tally.line)"
