@@ -34,12 +34,18 @@ extension ChildProcess {
 
     /// Runs `simrun <arguments>` to the end with this process's stdout and stderr (a benchmark child
     /// that reports for itself); kills it after `timeoutSeconds`.
-    package static func runInheritingOutput(_ arguments: [String], timeoutSeconds: Double = 600) throws(CommandFailure)
-        -> Termination
-    {
-        try complete(
+    ///
+    /// With `forwardingInterruption`, Ctrl-C and SIGTERM reach the child: the child runs in its own
+    /// process group (the terminal's Ctrl-C reaches only this process), so this process installs
+    /// `Interruption` and passes the first request on as SIGINT, then ends the child if it has not
+    /// ended 3 s later. A guarded command (the whole command run in a child) stops like itself.
+    package static func runInheritingOutput(
+        _ arguments: [String], timeoutSeconds: Double = 600, forwardingInterruption: Bool = false
+    ) throws(CommandFailure) -> Termination {
+        if forwardingInterruption { Interruption.install() }
+        return try complete(
             arguments, executable: nil, output: .currentStandardOutput, error: .currentStandardError,
-            timeoutSeconds: timeoutSeconds
+            timeoutSeconds: timeoutSeconds, forwardingInterruption: forwardingInterruption
         ).termination
     }
 
@@ -47,7 +53,8 @@ extension ChildProcess {
     private static let outputLimit = 16 << 20
 
     private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
-        _ arguments: [String], executable other: String?, output: Out, error: Err, timeoutSeconds: Double
+        _ arguments: [String], executable other: String?, output: Out, error: Err, timeoutSeconds: Double,
+        forwardingInterruption: Bool = false
     ) throws(CommandFailure) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
     where Out.OutputType: Sendable, Err.OutputType: Sendable {
         guard isAvailable || other != nil else {
@@ -81,6 +88,15 @@ extension ChildProcess {
                     try await Task.sleep(for: timeout)
                     started.kill()
                     return nil
+                }
+                if forwardingInterruption {
+                    group.addTask {
+                        while !Interruption.isRequested { try await Task.sleep(for: .milliseconds(20)) }
+                        started.signal(SIGINT)
+                        try await Task.sleep(for: .seconds(3))
+                        started.kill()
+                        return nil
+                    }
                 }
                 while let next = try await group.next() {
                     if let finished = next {
@@ -132,9 +148,12 @@ private final class StartedProcess: Sendable {
     func set(_ value: pid_t) { pid.withLock { $0 = value } }
 
     /// Kills the child if it started (the timeout ran out before it ended).
-    func kill() {
+    func kill() { signal(SIGKILL) }
+
+    /// Sends `number` to the child if it started.
+    func signal(_ number: Int32) {
         guard let value = pid.withLock({ $0 }) else { return }
-        _ = sendSignal(value, SIGKILL)
+        _ = sendSignal(value, number)
     }
 }
 

@@ -46,10 +46,10 @@ package struct IsolatedRecording {
 
     /// Runs `simrun <arguments>`, a child that prints `partial <file>` and then records one run into
     /// `path` through a checkpointing sink; seals the partial file when the child dies.
-    package static func record(_ arguments: [String], executable: String? = nil, to path: String)
-        throws(CommandFailure) -> Outcome
-    {
-        let output = try ChildProcess.run(arguments, executable: executable)
+    package static func record(
+        _ arguments: [String], executable: String? = nil, to path: String, timeoutSeconds: Double = 300
+    ) throws(CommandFailure) -> Outcome {
+        let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: timeoutSeconds)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else {

@@ -22,8 +22,11 @@ extension FuzzCommand {
         let marker = DeterminismCheck.temporaryTracePath("marker")
         defer { unlink(marker) }
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let termination = try ChildProcess.runInheritingOutput(arguments + ["--guarded", "--guard-marker", marker])
-        guard case .signaled(let signal) = termination else {
+        let termination = try ChildProcess.runInheritingOutput(
+            arguments + ["--guarded", "--guard-marker", marker], timeoutSeconds: GuardedRun.noTimeout,
+            forwardingInterruption: true)
+        guard case .signaled(let signal) = termination, !Interruption.isRequested else {
+            if Interruption.isRequested, case .signaled = termination { return ExitStatus.interrupted }
             if case .exited(let status) = termination { return status }
             return ExitStatus.failure
         }
@@ -34,8 +37,10 @@ extension FuzzCommand {
         let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: "")
         let (recorded, path) = try FindingStore(console: console).save(to: wanted) {
             (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
+            // The re-run goes through every run before the crash again: as long as the campaign took.
             try IsolatedRecording.record(
-                arguments + ["--guarded", "--guard-record", "\(run):\(seed):\(target)"], to: target)
+                arguments + ["--guarded", "--guard-record", "\(run):\(seed):\(target)"], to: target,
+                timeoutSeconds: GuardedRun.noTimeout)
         }
         console.out("CRASH at seed \(seed) (run \(run + 1) of the campaign): \(recorded.verdict.message)")
         if recorded.crashed {

@@ -4,11 +4,16 @@ import SimEngine
 /// output going straight to ours: work that may trap (a model that crashes on some schedule) ends
 /// the child, and this process reports the trap as a crash finding instead of dying of it.
 enum GuardedRun {
+    /// A guarded child runs as long as the command would (a year: no limit in practice).
+    static let noTimeout: Double = 365 * 24 * 3600
+
     /// How the child ended, or nil when there is no child to run (the command tree hosted by another
     /// program): then the caller does the work itself.
     static func inChild() throws(CommandFailure) -> ChildProcess.Termination? {
         guard ChildProcess.isAvailable else { return nil }
-        return try ChildProcess.runInheritingOutput(Array(CommandLine.arguments.dropFirst()) + ["--guarded"])
+        return try ChildProcess.runInheritingOutput(
+            Array(CommandLine.arguments.dropFirst()) + ["--guarded"], timeoutSeconds: noTimeout,
+            forwardingInterruption: true)
     }
 
     /// The child's status; for a trap, a CRASH line (and `--json` document) for work that has no one
@@ -18,6 +23,9 @@ enum GuardedRun {
     ) -> Int32 {
         switch termination {
         case .exited(let status): return status
+        case .signaled where Interruption.isRequested:
+            // Ended after Ctrl-C or SIGTERM was passed on: an interruption, not a crash.
+            return ExitStatus.interrupted
         case .signaled(let signal):
             let replay =
                 trace.map { " — `\(SimRun.programName) replay \(shellQuoted($0))` shows the recorded run" } ?? ""
