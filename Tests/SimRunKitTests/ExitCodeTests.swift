@@ -117,7 +117,8 @@ import Testing
         // Codes that need a process of their own: 130 (a signal), bench 0 and 73 (its recording child,
         // a temporary directory from $TMPDIR).
         var walked = cases.map { ($0.command, $0.code) }
-        walked += [("fuzz", 130), ("bench", 0), ("bench", 73)]
+        // explain 130: HostNeverDiesTests.explainStopsOnCtrlC.
+        walked += [("fuzz", 130), ("explain", 130), ("bench", 0), ("bench", 73)]
         for command in ["list", "run", "fuzz", "replay", "shrink", "show", "explain", "export", "bench"] {
             let documented = Self.documentedCodes([command])
             #expect(!documented.isEmpty, "\(command) --help lists its exit codes")

@@ -107,6 +107,22 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
         #expect(replay.status == 0 && replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
     }
 
+    /// `explain` runs in a guarded child: Ctrl-C is passed on, and the command ends with 130.
+    @Test func explainStopsOnCtrlC() throws {
+        let process = Process()
+        process.executableURL = SimrunProcess.executable
+        process.arguments = ["explain", lostInput, "--runs", "1000000"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(process.processIdentifier, SIGINT)
+        let start = Date()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
     @Test func aTraceNamingAnUnknownRecordedVariantOrStrategyIsBad() throws {
         let directory = try makeTemporaryDirectory("host")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -18,6 +18,7 @@ struct ExplainCommand: CatalogCommand {
     /// The codes `explain` can return (the exit-code test walks each one).
     static let codes = [
         ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.interrupted,
     ]
 
     @Argument(help: "The failing .simtrace file.") var trace: String

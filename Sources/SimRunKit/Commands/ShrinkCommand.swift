@@ -18,6 +18,8 @@ struct ShrinkCommand: CatalogCommand {
     @Option(name: [.short, .long], help: "Where to write the shrunk trace (default: <trace>.shrunk.simtrace).")
     var out: String?
     @OptionGroup var output: OutputOptions
+    /// Set by the parent on the child it shrinks in (`GuardedRun`).
+    @Flag(help: .hidden) var guarded = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
@@ -42,6 +44,10 @@ struct ShrinkCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
+        // A candidate schedule may trap: the shrinking runs in a child, and a trap is a finding.
+        if !guarded, let termination = try GuardedRun.inChild() {
+            return GuardedRun.status(of: termination, command: "shrink", trace: trace, console: context.console)
+        }
         try OutputPath.createParent(of: path)
         guard let shrunk = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path) else {
             throw CommandFailure(
