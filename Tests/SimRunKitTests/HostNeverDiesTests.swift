@@ -41,6 +41,17 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
         #expect(json.stdout.contains("\"verdict\":\"inconclusive\""), "\(json.stdout)")
     }
 
+    /// Under other noise the schedule is followed by identity, and the crash happens again: the
+    /// replay's verdict is `crashed` (exit 1), recorded again the same way to say where.
+    @Test func aCrashThatHappensAgainUnderOtherNoiseIsCrashed() throws {
+        let replay = try SimrunProcess.run(["replay", crashTrace, "--noise", "2", "--json"])
+        #expect(replay.status == 1, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("\"verdict\":\"crashed\""), "\(replay.stdout)")
+        let text = try SimrunProcess.run(["replay", crashTrace, "--noise", "2"])
+        #expect(text.stdout.contains("with 2 noise lanes: CRASHED at event"), "\(text.stdout)")
+        #expect(text.stdout.contains("Reentrant updates are not supported"), "\(text.stdout)")
+    }
+
     @Test func aTruncatedTraceNeverPassesOnTheFix() throws {
         let directory = try makeTemporaryDirectory("host")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -150,7 +150,7 @@ public enum TraceReplay {
                 verdict =
                     input.isTruncated ? .inconclusive(.truncated(eventsCompared: 0)) : .pass(raceRemoved: evidence)
             }
-        } else if !unfollowed.isEmpty || !outcome.tally.isConclusive {
+        } else if !outcome.isConclusive {
             verdict = .inconclusive(.unfollowed(unfollowed))
         } else if input.isTruncated {
             verdict = .inconclusive(.truncated(eventsCompared: 0))
@@ -225,11 +225,12 @@ extension TraceReplay {
         let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)
         let path = DeterminismCheck.temporaryTracePath("replay")
         defer { unlink(path) }
+        let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise
+        // Recorded again the way the child replayed it: by identity on another variant or noise.
         let again = try IsolatedRecording(
             scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
             executable: executable
-        ).record(seed: input.header.seed, tapeFrom: request.trace, to: path)
-        let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise
+        ).record(seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, to: path)
         let verdict: ReplayVerdict
         var compared: UInt64 = 0
         if onOther || !again.crashed && !input.isTruncated && input.footer.map({ !$0.verdict.isCrash }) ?? true {

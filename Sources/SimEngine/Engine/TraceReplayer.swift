@@ -109,14 +109,9 @@ public struct TraceReplayer {
         return outcome
     }
 
-    /// Replays the schedule on the plan's (possibly different) variant, for its verdict only.
-    ///
-    /// The trace's tape is first re-run on the recorded variant through a `ScheduleObserver`, which
-    /// reads it back as identities (each departure's job and the jobs it overtook, each data
-    /// decision's site and ordinal) and notes every job of the run; that schedule is then followed
-    /// on the plan's variant by `ScheduleStrategy`. The outcome tells which departures could not be
-    /// followed there.
-    public func replayForVerdict() -> Outcome {
+    /// The trace's schedule read back as identities on its recorded variant (see
+    /// ``replayForVerdict()``), and why it cannot be followed by identity, when it cannot.
+    public func identitySchedule() -> (schedule: Schedule, problem: String?) {
         let seed = input.header.seed
         // The plan's variant and noise may differ from the recording's; the schedule is read back on
         // the recording's own (its noise was validated when the plan was made from the header).
@@ -150,10 +145,23 @@ public struct TraceReplayer {
                 "the trace's schedule re-runs differently on its own variant \(input.header.variant) "
                 + "(digest \(recorded.digest), recorded \(footer.digest)), so it cannot be followed by identity"
         }
+        return (schedule, problem)
+    }
+
+    /// Replays the schedule on the plan's (possibly different) variant, for its verdict only.
+    ///
+    /// The trace's tape is first re-run on the recorded variant through a `ScheduleObserver`, which
+    /// reads it back as identities (each departure's job and the jobs it overtook, each data
+    /// decision's site and ordinal) and notes every job of the run; that schedule is then followed
+    /// on the plan's variant by `ScheduleStrategy`. The outcome tells which departures could not be
+    /// followed there.
+    public func replayForVerdict() -> Outcome {
+        let (schedule, problem) = identitySchedule()
+        let known = schedule.jobs
         let strategy = ScheduleStrategy(schedule: schedule)
         let replayedJobs = JobLedger(known: known)
         strategy.ledger = replayedJobs
-        let result = plan.run(seed: seed, strategy: strategy, sink: replayedJobs)
+        let result = plan.run(seed: input.header.seed, strategy: strategy, sink: replayedJobs)
         var outcome = Outcome(result: result, divergence: nil, notes: strategy.notes, eventsCompared: 0)
         outcome.tally = strategy.tally
         outcome.tally.unknownJobs = replayedJobs.unknown

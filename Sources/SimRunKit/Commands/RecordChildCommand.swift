@@ -19,6 +19,7 @@ struct RecordChildCommand: CatalogCommand {
     @Option var out: String
     @Option(help: "Follow the schedule of this trace instead of the strategy.") var tapeFrom: String?
     @Option(help: "Noise lanes added to the run.") var noise: Int = 0
+    @Flag(help: "Follow --tape-from's schedule by job identity (a replay on another variant).") var byIdentity = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
@@ -30,7 +31,11 @@ struct RecordChildCommand: CatalogCommand {
             noise: noise)
         let strategyObject: any Strategy
         if let tapeFrom {
-            strategyObject = ReplayStrategy(tape: try TraceInput(path: tapeFrom).tape)
+            let input = try TraceInput(path: tapeFrom)
+            strategyObject =
+                byIdentity
+                ? ScheduleStrategy(schedule: TraceReplayer(input: input, plan: plan).identitySchedule().schedule)
+                : ReplayStrategy(tape: input.tape)
         } else {
             strategyObject = plan.makeStrategy()
         }
