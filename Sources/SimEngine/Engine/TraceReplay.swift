@@ -47,6 +47,9 @@ public enum TraceReplay {
     /// The seeds of the campaign the "fix removes the race" rule runs on the other variant.
     public static let raceRemovedSeeds: Range<UInt64> = 0..<500
 
+    /// A replay child's time limit: a year, none in practice.
+    static let noTimeout: Double = 365 * 24 * 3600
+
     /// Decides the replay in this process. A model that traps takes this process down: use
     /// ``decideIsolated(_:catalog:executable:)`` wherever that is possible.
     ///
@@ -201,7 +204,8 @@ extension TraceReplay {
         var arguments = ["_replay", request.trace]
         if let variant = request.variant { arguments += ["--variant", variant] }
         if let noise = request.noise { arguments += ["--noise", String(noise)] }
-        let output = try ChildProcess.run(arguments, executable: executable)
+        // As long as the replay takes (a long trace may take minutes): a kill is never mistaken for a trap.
+        let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: Self.noTimeout)
         if case .exited = output.termination {
             let line = output.stdout.split(separator: "\n").last.map(String.init) ?? ""
             switch ReplayChildRecord(decoding: line) {
@@ -230,7 +234,8 @@ extension TraceReplay {
         let again = try IsolatedRecording(
             scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
             executable: executable
-        ).record(seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, to: path)
+        ).record(
+            seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, to: path, timeoutSeconds: noTimeout)
         let verdict: ReplayVerdict
         var compared: UInt64 = 0
         if onOther || !again.crashed && !input.isTruncated && input.footer.map({ !$0.verdict.isCrash }) ?? true {

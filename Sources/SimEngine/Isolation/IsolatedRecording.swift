@@ -38,14 +38,14 @@ package struct IsolatedRecording {
     /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
     /// With `byIdentity`, the schedule of `tapeFrom` is followed by job identity (as a replay on
     /// another variant or under other noise follows it), not decision by decision.
-    package func record(seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, to path: String)
-        throws(CommandFailure) -> Outcome
-    {
+    package func record(
+        seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, to path: String, timeoutSeconds: Double = 300
+    ) throws(CommandFailure) -> Outcome {
         var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
         if noise > 0 { arguments += ["--noise", String(noise)] }
-        return try Self.record(arguments, executable: executable, to: path)
+        return try Self.record(arguments, executable: executable, to: path, timeoutSeconds: timeoutSeconds)
     }
 
     /// Runs `simrun <arguments>`, a child that prints `partial <file>` and then records one run into
