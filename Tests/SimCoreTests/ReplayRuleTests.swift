@@ -129,6 +129,18 @@ import Testing
         #expect(unfollowed.reason != .ordered, "a.write ran after b.read: the race is not gone, just missed")
     }
 
+    @Test func workTheRecordingNeverHadRunsWhereItBecomesReady() {
+        // `n.new` is posted last, on code the schedule was not recorded from: it runs first (it is
+        // ready from the start), then the recorded race goes as recorded.
+        let strategy = ScheduleStrategy(schedule: Self.departureSchedule())
+        let withNewWork = Scenario(name: "race-partner", summary: "", variants: [.init("recorded", "")]) { sim, _ in
+            Self.partner.setUp(sim, "recorded")
+            sim.post(on: "n", "n.new") {}
+        }
+        #expect(Self.order(withNewWork, "recorded", strategy) == ["n.new", "c.first", "b.read", "a.write"])
+        #expect(strategy.tally.followedDeviations == 1)
+    }
+
     // MARK: Verdicts
 
     @Test func everyVerdictButPassIsAFailure() {

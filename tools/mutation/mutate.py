@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -146,8 +147,26 @@ def run(command: list[str], cwd: str, log: str, timeout: float) -> tuple[int, st
             process.wait()
             handle.write(f"\n[mutation] timed out after {timeout:.0f} s\n")
             status = -9
+        except BaseException:
+            # Ctrl-C reaches only this process (the child has its own session): stop the child too.
+            os.killpg(process.pid, 9)
+            process.wait()
+            raise
     with open(log, encoding="utf-8", errors="replace") as handle:
         return status, handle.read()
+
+
+def failing_tests(output: str) -> str:
+    """The tests a run reports as failed (Swift Testing's `✘ Test name(…) failed`), for the table."""
+    names = []
+    for line in output.splitlines():
+        match = re.match(r"^✘ Test (.+?\(.*?\)) (?:failed|recorded)", line)
+        if match and match.group(1) not in names:
+            names.append(match.group(1))
+    if not names:
+        return "the test process failed" if "Test run with" in output else "the test process stopped"
+    shown = ", ".join(names[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def matched_no_test(output: str) -> bool:
@@ -241,15 +260,15 @@ def main() -> int:
                                               os.path.join(logs, f"{mutant.id}-focused.log"), arguments.timeout)
                 if focused_status != 0:
                     mutant.status = "killed"
-                    mutant.detail = "focused tests" + (" (timed out)" if focused_status == -9 else "")
+                    mutant.detail = "focused: " + ("timed out" if focused_status == -9 else failing_tests(focused))
                 elif matched_no_test(focused):
                     mutant.status, mutant.detail = "no-tests", f"the filter '{mutant.tests}' matched no test"
                 else:
-                    full_status, _ = run(["swift", "test", "--skip-build"], checkout,
-                                         os.path.join(logs, f"{mutant.id}-full.log"), arguments.timeout)
+                    full_status, full = run(["swift", "test", "--skip-build"], checkout,
+                                            os.path.join(logs, f"{mutant.id}-full.log"), arguments.timeout)
                     if full_status != 0:
                         mutant.status = "killed"
-                        mutant.detail = "full suite only" + (" (timed out)" if full_status == -9 else "")
+                        mutant.detail = "full suite only: " + ("timed out" if full_status == -9 else failing_tests(full))
                     else:
                         mutant.status, mutant.detail = "survived", "every test passed"
         finally:

@@ -5,7 +5,7 @@
 # that could not be applied (missing or ambiguous anchor, no compile, no matching test).
 #
 #   tools/mutation/run.sh --list            check every anchor (seconds, no build)
-#   nice -n 10 tools/mutation/run.sh        the whole list (about an hour on 2 cores)
+#   nice -n 10 tools/mutation/run.sh        the whole list (40 min on a shared 2-core machine)
 #   tools/mutation/run.sh --only M01,M14    some mutants
 #   tools/mutation/run.sh --help            every option
 #
