@@ -96,13 +96,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SimEngineTests",
-            dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTestSupport"]
+            dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTrace", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
                 "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
-                "simrun",
+                "SimTesting", "simrun",
                 "simrun-example",
                 "simrun-bench-baseline",
             ]
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "TraceRegressionTests",
             // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
-            dependencies: ["SimTesting", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun"]
+            dependencies: ["SimTesting", "SimEngine", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun"]
         ),
     ],
     swiftLanguageModes: [.v6]

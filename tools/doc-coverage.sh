@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")/.."
 list=false
 [ "${1:-}" = "--list" ] && list=true
-modules=${MODULES:-"SimCore SimModels SimTrace SimTesting"}
+modules=${MODULES:-"SimCore SimModels SimTrace SimEngine SimTesting"}
 missing_total=0
 for module in $modules; do
     [ -d "Sources/$module" ] || { echo "doc-coverage: no Sources/$module" >&2; exit 64; }

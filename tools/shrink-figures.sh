@@ -36,6 +36,10 @@ for scenario in $($bin list | awk '/^[a-z]/ {print $1}'); do
         summary=$($bin replay "$trace" --variant fixed 2>/dev/null) || status=$?
         followed=$(echo "$summary" | grep '^followed' | sed -E 's/ decisions.*\((.*)\).*/ (\1)/' || true)
         fixed="exit $status: ${followed:-no summary (a crashed trace replays in a child process)}"
+        # The one replay rule's evidence, when the fix removes the race or the replay is inconclusive.
+        removed=$(echo "$summary" | sed -nE 's/.*instead, (pct seeds [^ ]+ on fixed: [0-9]+ failures).*/\1/p' || true)
+        [ -n "$removed" ] && fixed="exit $status: the fix removes the race; $removed"
+        echo "$summary" | grep -q '^inconclusive:' && fixed="$fixed; inconclusive"
       fi
     done
     echo "$row ${fixed:-—} |"

@@ -28,23 +28,35 @@ public struct TraceCorpus: Sendable {
     public let directory: String
     /// The scenarios the traces may name.
     public let scenarios: [Scenario]
+    /// A binary built on `SimRun.main` over the same scenarios (your package's simrun executable),
+    /// or nil. With one, every replay runs in its child process, as `simrun replay` does: a model
+    /// that traps is a crash finding, never the end of the test runner, and `@MainActor` scenarios
+    /// replay too. Without one, replays run in this process, and traces that could trap it (one
+    /// that records a crash, or is cut short before its verdict) fail with a message instead.
+    public let executable: String?
 
     /// The corpus in `directory` (absolute, or relative to the current directory).
-    public init(directory: String, scenarios: [Scenario]) {
+    public init(directory: String, scenarios: [Scenario], executable: String? = nil) {
         self.directory = directory
         self.scenarios = scenarios
+        self.executable = executable
     }
 
     /// The corpus in `relativePath` of the package that holds the calling test file: the nearest
     /// directory above `filePath` with a `Package.swift` (so `swift test` finds it from any directory).
-    public init(_ relativePath: String = "Traces", scenarios: [Scenario], filePath: String = #filePath) {
+    public init(
+        _ relativePath: String = "Traces", scenarios: [Scenario], executable: String? = nil,
+        filePath: String = #filePath
+    ) {
         var directory = String(
             filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
         while !directory.isEmpty && !fileExists(directory + "/Package.swift") {
             directory = String(
                 directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
         }
-        self.init(directory: (directory.isEmpty ? "." : directory) + "/" + relativePath, scenarios: scenarios)
+        self.init(
+            directory: (directory.isEmpty ? "." : directory) + "/" + relativePath, scenarios: scenarios,
+            executable: executable)
     }
 
     /// Every `.simtrace` in the directory, by name; a single missing marker when there is none.
@@ -54,86 +66,97 @@ public struct TraceCorpus: Sendable {
         return names.map { CorpusTrace(name: $0, directory: directory) }
     }
 
-    /// Replays `trace` on its recorded variant and records an issue unless it replays identically:
-    /// the same events, verdict and digest, with every recorded decision followed. An unreadable or
-    /// cut-short file, an unknown scenario, a divergence and an inconclusive replay (a decision that
-    /// could not be followed) all fail, and so does a trace that records a crash (``CorpusTrace/recordsCrash``:
-    /// in this process its replay would trap the test runner).
+    /// The engine's verdict on `trace` replayed on `variant` (nil: its recorded variant): the same
+    /// ``ReplayReport`` `simrun replay` presents. Throws for input that cannot be replayed (an
+    /// unreadable file, an unknown scenario or variant), and, without ``executable``, for a trace
+    /// that could trap this process.
+    public func verdict(of trace: CorpusTrace, variant: String? = nil) throws(CommandFailure) -> ReplayReport {
+        if trace.isMissing {
+            throw CommandFailure(ExitStatus.missingInput, "\(directory) holds no .simtrace to replay")
+        }
+        let request = ReplayRequest(trace: trace.path, variant: variant)
+        let catalog = ScenarioCatalog(scenarios)
+        if let executable { return try TraceReplay.decideIsolated(request, catalog: catalog, executable: executable) }
+        switch TraceEnding.read(path: trace.path) {
+        case .footer(let footer):
+            if case .crashed = footer.verdict {
+                throw CommandFailure(
+                    ExitStatus.usage,
+                    "\(trace.path) records a crash (\(footer.verdict)): replayed in this process it would trap the "
+                        + "test runner; give the corpus an `executable:` (or replay it with `simrun replay`)")
+            }
+        case .unknown:
+            throw CommandFailure(
+                ExitStatus.usage,
+                "\(trace.path) is cut short (no footer): its replay could trap the test runner; give the corpus an "
+                    + "`executable:` (or replay it with `simrun replay`)")
+        case .records: break
+        }
+        if let scenario = scenarios.first(where: { $0.name == (try? TraceReader(path: trace.path).header.scenario) }),
+            let reason = Self.cannotRunHere(scenario)
+        {
+            throw CommandFailure(
+                ExitStatus.usage, "\(trace.path): \(reason); replay it with `simrun replay` (a child process)")
+        }
+        return try TraceReplay.decide(request, catalog: catalog)
+    }
+
+    /// Replays `trace` on its recorded variant and records an issue unless the engine's verdict is
+    /// `identical`: every recorded event replayed, to the recorded verdict and digest. A divergence,
+    /// a cut-short or damaged file, an unknown scenario and a trace this process cannot replay (see
+    /// ``executable``) all fail.
     @discardableResult
     public func replay(_ trace: CorpusTrace, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
-        guard let (input, footer) = open(trace, sourceLocation: sourceLocation) else { return false }
-        do {
-            let plan = try input.plan(in: ScenarioCatalog(scenarios))
-            let outcome = try TraceReplayer(input: input, plan: plan).replayComparing()
-            var problems: [String] = []
-            if let divergence = outcome.divergence { problems += divergence }
-            if !outcome.notes.isEmpty { problems.append("inconclusive: " + outcome.notes.joined(separator: "; ")) }
-            if outcome.result.verdict != footer.verdict {
-                problems.append("verdict: recorded \(footer.verdict), replayed \(outcome.result.verdict)")
-            }
-            if outcome.result.digest != footer.digest {
-                problems.append("digest: recorded \(footer.digest), replayed \(outcome.result.digest)")
-            }
-            guard problems.isEmpty else {
-                Issue.record(
-                    Comment(
-                        rawValue: "\(trace.path) does not replay as recorded:\n" + problems.joined(separator: "\n")),
-                    sourceLocation: sourceLocation)
-                return false
-            }
-            return true
-        } catch {
-            Issue.record("\(trace.path): \(error.message)", sourceLocation: sourceLocation)
-            return false
-        }
+        check(trace, variant: nil, expecting: "identical", sourceLocation: sourceLocation)
     }
 
     /// Runs `trace`'s recorded schedule on `variant` (the scenario's fix) and records an issue unless
-    /// it passes: the bug the trace records stays fixed. Recorded decisions the fix's run could not
-    /// follow are listed in a warning.
+    /// the engine's verdict is `pass`: the bug the trace records stays fixed. An inconclusive replay
+    /// (a non-fifo decision that could not be followed) fails, unless the fix removes the race
+    /// itself: then a `pct` campaign on the variant decides (``TraceReplay``'s rule, as in
+    /// `simrun replay --variant`).
     @discardableResult
     public func replayOnFixed(
         _ trace: CorpusTrace, variant: String = "fixed", sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        guard let (input, _) = open(trace, allowCrash: true, sourceLocation: sourceLocation) else { return false }
+        check(trace, variant: variant, expecting: "pass", sourceLocation: sourceLocation)
+    }
+
+    private func check(_ trace: CorpusTrace, variant: String?, expecting: String, sourceLocation: SourceLocation)
+        -> Bool
+    {
         do {
-            let plan = try input.plan(in: ScenarioCatalog(scenarios), variant: variant)
-            let outcome = TraceReplayer(input: input, plan: plan).replayForVerdict()
-            if outcome.result.verdict != .pass {
-                Issue.record(
-                    "\(trace.path) on \(variant): \(outcome.result.verdict)", sourceLocation: sourceLocation)
-                return false
-            }
-            if let problem = outcome.scheduleProblem {
-                Issue.record("\(trace.path) on \(variant): \(problem)", sourceLocation: sourceLocation)
-                return false
-            }
-            if outcome.isConclusive { return true }
-            // Inconclusive is a failure — a pass on a schedule whose races never happened tested
-            // nothing — with one exception that is checked, not assumed: a fix that removes the race
-            // itself (its job no longer exists, or the fixed code always runs the overtaken job first).
-            // Then the replay cannot test the fix, and a pct campaign on the fixed variant must.
-            let racesRemoved = outcome.unfollowed.allSatisfy { $0.reason == .ordered || $0.reason == .missing }
-            guard racesRemoved else {
-                let why = outcome.notes.joined(separator: "; ")
-                Issue.record(
-                    "\(trace.path) on \(variant): inconclusive — \(outcome.tally.line); \(why)",
-                    sourceLocation: sourceLocation)
-                return false
-            }
-            var campaign = plan
-            campaign.strategy = StrategySpec(kind: .pct)
-            let report = Fuzzer(plan: campaign, configuration: Fuzzer.Configuration(seeds: 0..<500, jobs: 1)).run()
-            if report.failures > 0 {
-                Issue.record(
-                    "\(trace.path): \(variant) removes the recorded race, but fails elsewhere (pct, seeds 0..<500: \(report.failures) failures)",
-                    sourceLocation: sourceLocation)
-                return false
-            }
-            return true
-        } catch {
-            Issue.record("\(trace.path): \(error.message)", sourceLocation: sourceLocation)
+            let report = try verdict(of: trace, variant: variant)
+            guard report.verdict.name != expecting else { return true }
+            Issue.record(
+                Comment(rawValue: "\(trace.path)" + (variant.map { " on \($0)" } ?? "") + ": " + Self.describe(report)),
+                sourceLocation: sourceLocation)
             return false
+        } catch {
+            Issue.record(
+                Comment(rawValue: trace.isMissing ? error.message : "\(trace.path): \(error.message)"),
+                sourceLocation: sourceLocation)
+            return false
+        }
+    }
+
+    /// A verdict in words, for an issue.
+    static func describe(_ report: ReplayReport) -> String {
+        switch report.verdict {
+        case .identical: return "identical"
+        case .diverged(_, let lines): return "does not replay as recorded:\n" + lines.joined(separator: "\n")
+        case .pass(let evidence): return "pass" + (evidence.map { " (\($0.line(variant: report.variant)))" } ?? "")
+        case .fail(let outcome, let evidence?):
+            return "\(report.variant) removes the recorded race, but fails elsewhere (\(evidence.strategy), seeds "
+                + "\(evidence.seeds.lowerBound)..<\(evidence.seeds.upperBound): \(evidence.failures) failures, the first at "
+                + "seed \(evidence.firstFailingSeed.map(String.init) ?? "?"): \(outcome)); "
+                + evidence.unfollowed.map { "decision \($0.number): \($0.why)" }.joined(separator: "; ")
+        case .fail(let outcome, nil): return "\(outcome)"
+        case .crashed(let message, let at): return "crashed at event \(at): \(message)"
+        case .inconclusive(let reason):
+            return "inconclusive — \(reason.text); \(report.tally.line)"
+                + (report.notes.isEmpty ? "" : "; " + report.notes.joined(separator: "; "))
+        case .damaged(let message, let compared): return "damaged: \(message) (\(compared) events compared before it)"
         }
     }
 
@@ -154,42 +177,6 @@ public struct TraceCorpus: Sendable {
     public func scenario(of trace: CorpusTrace) -> Scenario? {
         guard !trace.isMissing, let header = try? TraceReader(path: trace.path).header else { return nil }
         return scenarios.first { $0.name == header.scenario }
-    }
-
-    /// The trace's decisions and footer, or nil after recording why not.
-    private func open(
-        _ trace: CorpusTrace, allowCrash: Bool = false, sourceLocation: SourceLocation
-    ) -> (TraceInput, TraceFooter)? {
-        if trace.isMissing {
-            Issue.record("\(directory) holds no .simtrace to replay", sourceLocation: sourceLocation)
-            return nil
-        }
-        do {
-            let input = try TraceInput(path: trace.path)
-            guard let footer = input.footer else {
-                Issue.record("\(trace.path) is cut short (no footer)", sourceLocation: sourceLocation)
-                return nil
-            }
-            if case .crashed = footer.verdict, !allowCrash {
-                let message =
-                    "\(trace.path) records a crash (\(footer.verdict)): replayed in this process it would trap "
-                    + "the test runner; replay it in a child process (`simrun replay`)"
-                Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-                return nil
-            }
-            if let scenario = scenarios.first(where: { $0.name == input.header.scenario }),
-                let reason = Self.cannotRunHere(scenario)
-            {
-                Issue.record(
-                    Comment(rawValue: "\(trace.path): \(reason); replay it with `simrun replay` (a child process)"),
-                    sourceLocation: sourceLocation)
-                return nil
-            }
-            return (input, footer)
-        } catch {
-            Issue.record("\(trace.path): \(error.message)", sourceLocation: sourceLocation)
-            return nil
-        }
     }
 
     /// Why `scenario` cannot run in this test process, or nil when it can: `@MainActor` code and sleeps
@@ -228,8 +215,8 @@ public struct CorpusTrace: Sendable, Hashable, CustomTestStringConvertible {
 
     /// The file's path.
     public var path: String { directory + "/" + name }
-    /// True when the trace's run ended in a trap (`crashed`): ``TraceCorpus/replay(_:sourceLocation:)``
-    /// would trap the test process, so it fails instead; replay such a trace with `simrun replay`.
+    /// True when the trace's run ended in a trap (`crashed`): without an `executable`,
+    /// ``TraceCorpus/replay(_:sourceLocation:)`` would trap the test process, so it fails instead.
     public var recordsCrash: Bool {
         guard !isMissing, let footer = try? TraceInput(path: path).footer else { return false }
         if case .crashed = footer.verdict { return true }

@@ -1,13 +1,15 @@
 import Foundation
 import SimCore
+import SimEngine
 import SimScenarios
 import SimTestSupport
 import SimTesting
 import Testing
 
 /// The committed corpus, every `Traces/*.simtrace`, replayed on every test run through `SimTesting`
-/// as a user's package would replay its own.
-let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all)
+/// as a user's package would replay its own: through the package's simrun executable, so that a
+/// trace whose run trapped, and `@MainActor` scenarios, replay like any other.
+let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all, executable: SimrunProcess.executable.path)
 
 @Suite struct TraceRegressionTests {
     @Test func theCorpusHoldsATraceForEveryBuggyScenario() throws {
@@ -25,46 +27,47 @@ let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all)
 
     @Test(arguments: builtinCorpus.traces)
     func replaysWithoutDivergenceAndWithItsRecordedVerdict(_ trace: CorpusTrace) throws {
-        if trace.recordsCrash {
-            // Following this schedule traps again: in-process it would kill the test runner, so it is
-            // replayed as users replay it, by `simrun replay` in a child process.
-            let run = try SimrunProcess.run(["replay", trace.path])
-            #expect(run.status == 0, "\(trace.name): \(run.stdout)\(run.stderr)")
-            #expect(run.stdout.contains(": identical — crashed at event"), "\(trace.name): \(run.stdout)")
-            return
-        }
-        if builtinCorpus.scenario(of: trace)?.concurrency == .executorFactory {
-            // @MainActor code is captured only where simrun owns main: replay in a simrun process.
-            let replay = try SimrunProcess.run(["replay", trace.path])
-            #expect(
-                replay.status == 0 && replay.stdout.contains("identical"),
-                "\(trace.name): \(replay.stdout)\(replay.stderr)")
-            return
-        }
         builtinCorpus.replay(trace)
     }
 
     @Test(arguments: builtinCorpus.traces)
     func theFixedVariantPassesOnTheSameSchedule(_ trace: CorpusTrace) throws {
-        if builtinCorpus.scenario(of: trace)?.concurrency == .executorFactory {
-            // Inconclusive fails here too, unless the fix removes the race itself (checked, not
-            // assumed: then a pct campaign on the fixed variant must pass instead).
-            let replay = try SimrunProcess.run(["replay", trace.path, "--variant", "fixed"])
-            let notes = replay.stderr.split(separator: "\n").filter { $0.hasPrefix("note: decision") }
-            let racesRemoved =
-                replay.status == 2 && !notes.isEmpty
-                && notes.allSatisfy { $0.contains(" never ran here") || $0.contains(" ran only after ") }
-            #expect(replay.status == 0 || racesRemoved, "\(trace.name) on fixed: \(replay.stdout)\(replay.stderr)")
-            guard racesRemoved, let scenario = builtinCorpus.scenario(of: trace) else { return }
-            let campaign = try SimrunProcess.run([
-                "fuzz", scenario.name, "--variant", "fixed", "--seeds", "0..<500", "--no-show", "--out",
-                try makeTemporaryDirectory("fixed-campaign").path,
-            ])
-            #expect(campaign.status == 0, "\(trace.name): the fixed variant, which removes the race, fails elsewhere")
-            return
-        }
         builtinCorpus.replayOnFixed(trace)
     }
+
+    /// One verdict: every trace on every variant of its scenario gets the same verdict, exit code
+    /// and facts from `simrun replay --json` as from SimTesting (both present `TraceReplay`'s report).
+    @Test(arguments: builtinCorpus.traces)
+    func theCLIAndSimTestingGiveTheSameVerdictOnEveryVariant(_ trace: CorpusTrace) throws {
+        let scenario = try #require(builtinCorpus.scenario(of: trace))
+        for variant in scenario.variants.map(\.name) {
+            let report = try builtinCorpus.verdict(of: trace, variant: variant)
+            let cli = try SimrunProcess.run(["replay", trace.path, "--variant", variant, "--json"])
+            let document = try #require(
+                try? JSONValue(parsing: cli.stdout.split(separator: "\n").last.map(String.init) ?? ""),
+                "\(trace.name) on \(variant): \(cli.stdout)\(cli.stderr)")
+            #expect(document["verdict"]?.stringValue == report.verdict.name, "\(trace.name) on \(variant)")
+            #expect(document["exitCode"]?.intValue == Int(cli.status), "\(trace.name) on \(variant)")
+            #expect(document["digest"]?.stringValue == report.digest.description, "\(trace.name) on \(variant)")
+            #expect(document["followed"]?.stringValue == report.tally.line, "\(trace.name) on \(variant)")
+            #expect(
+                document["outcome"]?["message"]?.stringValue == report.outcome.message, "\(trace.name) on \(variant)")
+            let expected: Int32 =
+                switch report.verdict {
+                case .identical, .pass: 0
+                case .diverged, .fail, .crashed: 1
+                case .inconclusive: 2
+                case .damaged: 65
+                }
+            #expect(cli.status == expected, "\(trace.name) on \(variant): \(cli.stdout)\(cli.stderr)")
+            if variant == trace.recordedVariant { #expect(report.verdict == .identical, "\(trace.name)") }
+        }
+    }
+}
+
+extension CorpusTrace {
+    /// The variant the trace was recorded on.
+    var recordedVariant: String { (try? TraceInput(path: path).header.variant) ?? "" }
 }
 
 /// The file's text, or nil when it cannot be read.

@@ -132,3 +132,16 @@ public final class DFSStrategy: Strategy {
     /// True when another run would explore a new schedule.
     public var hasMore: Bool { !isExhausted && runs < maxRuns }
 }
+
+/// A strategy that walks a finite space of schedules, one run after another, and says when it has
+/// walked it all (an `exhaustive` campaign's strategy).
+public protocol ExhaustiveStrategy: Strategy {
+    /// Runs are left to walk.
+    var hasMore: Bool { get }
+    /// The whole space (under the strategy's bound) was walked.
+    var isExhausted: Bool { get }
+    /// When each bound of the walk was exhausted.
+    var exhaustedRounds: [DFSStrategy.Round] { get }
+}
+
+extension DFSStrategy: ExhaustiveStrategy {}

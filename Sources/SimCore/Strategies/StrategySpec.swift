@@ -8,6 +8,41 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         /// The strategy carries what it learned from one run into the next (`surw`'s event counts,
         /// `coverage`'s corpus), so a campaign runs it on one thread in seed order.
         public var learnsAcrossRuns: Bool { self == .surw || self == .coverage }
+
+        /// The campaign this strategy needs (campaign code asks this, never the kind).
+        public var campaignShape: CampaignShape {
+            switch self {
+            case .dfs: .exhaustive
+            case .surw, .coverage: .inOrder
+            case .fifo, .random, .pct, .delay, .portfolio, .replay, .pos: .independentSeeds
+            }
+        }
+    }
+
+    /// The campaign a strategy needs (Shuttle's "does the scheduler hand out a new execution" in
+    /// three answers).
+    public enum CampaignShape: Sendable, Hashable {
+        /// Each seed's schedule depends on the seed alone: seeds run in any order, on any thread or
+        /// process, split into shards, and a finding is redone from its seed.
+        case independentSeeds
+        /// One strategy object learns from run to run: seeds run in order on one thread, never split,
+        /// and a finding keeps its run's tape.
+        case inOrder
+        /// One strategy object walks a finite space (runs are numbered, not seeded) until it says the
+        /// space is exhausted: one thread, never split, a finding keeps its tape.
+        case exhaustive
+
+        /// Seeds of this shape can run anywhere, each on its own.
+        public var isIndependent: Bool { self == .independentSeeds }
+    }
+
+    /// The campaign this strategy needs.
+    public var campaignShape: CampaignShape { kind.campaignShape }
+
+    /// The strategy object an exhaustive campaign walks its space with, or nil for other shapes
+    /// (their runs each make their own).
+    public func makeExhaustiveWalker() -> ExhaustiveStrategy? {
+        campaignShape == .exhaustive ? DFSStrategy(preemptionBound: parameter ?? 2) : nil
     }
 
     /// Which strategy.

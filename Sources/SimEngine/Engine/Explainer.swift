@@ -12,6 +12,7 @@ public struct Explainer {
     public struct Row: Sendable {
         /// 1-based, as `show` numbers decisions.
         public var number: Int
+        /// The decision as the trace recorded it.
         public var decision: Decision
         /// What the decision was offered, from an instrumented re-run of the trace's schedule.
         public var offer: ObservingStrategy.Offer?
@@ -31,10 +32,13 @@ public struct Explainer {
         }
     }
 
+    /// The table `explain` prints: how often the failure survives keeping each prefix of the schedule.
     public struct Explanation: Sendable {
         /// Failing runs with no decision kept (the plain random rate).
         public var baseline: Int
+        /// One row per decision of the trace, in order.
         public var rows: [Row]
+        /// Runs per row (seeds `0..<runs`).
         public var runs: Int
         /// The index in `rows` of the decision after which the failure is certain; nil when the
         /// failure is certain from the start, or not even with the whole schedule kept.
@@ -46,12 +50,18 @@ public struct Explainer {
         public var reproduces: Bool { (rows.last?.failures ?? baseline) == runs }
     }
 
+    /// What runs: the scenario, variant and strategy.
     public let plan: RunPlan
+    /// The trace explained.
     public let input: TraceInput
+    /// The failure counted: the trace's.
     public let target: FailureSignature
+    /// Runs per row (seeds `0..<runs`).
     public let runs: Int
+    /// Worker threads; the rates do not depend on it.
     public let jobs: Int
 
+    /// An explainer of `input`'s failure `target`, re-fuzzing `runs` times per decision on `jobs` threads.
     public init(plan: RunPlan, input: TraceInput, target: FailureSignature, runs: Int, jobs: Int) {
         self.plan = plan
         self.input = input

@@ -11,13 +11,20 @@ import SimCore
 public struct Fuzzer: Sendable, CampaignExecutor {
     /// What a campaign runs.
     public struct Configuration: Sendable {
+        /// The seeds to run (the lower bound also starts a `--time` campaign).
         public var seeds: Range<UInt64>
         /// Wall-clock seconds to run for instead of a seed range (the range's lower bound still applies).
         public var seconds: Double?
+        /// Worker threads (or processes); at least 1.
         public var jobs: Int
         /// Shard `index` (0-based) of `count`: only seeds `s` with `(s - lower) % count == index`.
         public var shard: (index: Int, count: Int)
+        /// Go on after the first failure, collecting every distinct one.
         public var keepGoing: Bool
+        /// In-order campaigns in a guarded child: where each run is marked before it starts.
+        package var runMarker: RunMarker?
+        /// In-order campaigns re-run to record one run: which, and its sink (the campaign stops after it).
+        package var recording: InOrderRecording?
 
         /// A configuration; `jobs` below 1 is taken as 1.
         public init(
@@ -44,11 +51,17 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// One distinct failure: the first seed that showed it and how many runs did.
     public struct Finding: Sendable {
+        /// What makes this failure distinct.
         public var signature: FailureSignature
+        /// The seed.
         public var seed: UInt64
+        /// The failing verdict.
         public var verdict: Verdict
+        /// The failing run's decisions.
         public var tape: Tape
+        /// Steps the failing run took.
         public var steps: Int
+        /// Runs that failed this way.
         public var occurrences: Int
     }
 
@@ -66,20 +79,29 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// What a campaign ran and found.
     public struct Report: Sendable {
+        /// Schedules run.
         public var schedules: Int
+        /// Failing runs.
         public var failures: Int
+        /// The distinct failures, each with its lowest seed.
         public var findings: [Finding]
+        /// The scenario's `sometimes` goals.
         public var goals: [String]
+        /// For each goal, the runs that reached it.
         public var goalCounts: [Int]
+        /// Wall-clock seconds the campaign took.
         public var seconds: Double
         /// For `dfs`: the whole space under the bound was explored.
         public var exhausted: Bool
         /// For `dfs`: each preemption bound whose schedules all ran, with the runs taken by then.
         public var exhaustedRounds: [DFSStrategy.Round] = []
+        /// Schedules per wall-clock second.
         public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
     }
 
+    /// What runs: the scenario, variant and strategy.
     public let plan: RunPlan
+    /// Which seeds, how many jobs, whether to keep going.
     public let configuration: Configuration
 
     /// A campaign of `plan` over `configuration`'s seeds.
@@ -99,7 +121,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
     }
 
     private func runOutcome(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        if plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns { return runInOrder(progress: progress) }
+        if !plan.strategy.campaignShape.isIndependent { return runInOrder(progress: progress) }
         let goals = plan.goals()
         let board = ThreadBoard(workers: configuration.jobs, goals: goals.count)
         let start = ContinuousClock.now
@@ -131,7 +153,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
     /// `coverage` carry what they learned from run to run: one strategy object walks the seed space in
     /// order on one thread (whatever `jobs` is), and a finding keeps its tape for the same reason.
     private func runInOrder(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        let dfs = plan.strategy.kind == .dfs ? DFSStrategy(preemptionBound: plan.strategy.parameter ?? 2) : nil
+        let dfs = plan.strategy.makeExhaustiveWalker()
         let strategy: any Strategy = dfs ?? plan.makeStrategy()
         let goals = plan.goals()
         var table = FindingsTable<RunResult>()
@@ -140,12 +162,22 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         var goalTally = GoalTally(goals: goals.count)
         var lastReport = start
         let deadline = configuration.deadline(from: start)
-        let maxRuns = configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max
+        let maxRuns =
+            configuration.recording.map { $0.run + 1 }
+            ?? (configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max)
         while dfs?.hasMore ?? true, runs < maxRuns {
-            if let deadline, ContinuousClock.now >= deadline { break }
+            // A recording re-run goes to its run whatever the clock says: it must learn the same.
+            if configuration.recording == nil, let deadline, ContinuousClock.now >= deadline { break }
             if Interruption.isRequested { break }
             let next = dfs == nil ? configuration.space.seed(at: UInt64(runs)) : UInt64(runs)
             guard let seed = next else { break }
+            configuration.runMarker?.mark(run: runs, seed: seed)
+            if let recording = configuration.recording, recording.run == runs {
+                recording.seed = seed
+                recording.result = plan.run(seed: seed, strategy: strategy, sink: recording.sink)
+                runs += 1
+                break
+            }
             let result = plan.run(seed: seed, strategy: strategy)
             runs += 1
             goalTally.count(result)

@@ -2,8 +2,11 @@ import SimCore
 
 /// Everything that determines one run apart from the seed: scenario, variant, strategy.
 public struct RunPlan: Sendable {
+    /// The scenario run.
     public var scenario: Scenario { didSet { goalNames = nil } }
+    /// Its variant.
     public var variant: String { didSet { goalNames = nil } }
+    /// The strategy each run is scheduled by.
     public var strategy: StrategySpec
     /// The run length `pct` and `delay` spread their change points over, learned by a `fifo` probe.
     public var estimatedSteps: Int

@@ -2,12 +2,15 @@ import SimCore
 
 /// The scenarios a command tree can run, looked up by name.
 public struct ScenarioCatalog: Sendable {
+    /// The scenarios, in the order given.
     public let scenarios: [Scenario]
 
+    /// A catalog of `scenarios`.
     public init(_ scenarios: [Scenario]) {
         self.scenarios = scenarios
     }
 
+    /// The scenario called `name`; a usage failure naming the known ones when there is none.
     public func scenario(named name: String) throws(CommandFailure) -> Scenario {
         if let found = scenarios.first(where: { $0.name == name }) { return found }
         let names = scenarios.filter { $0.group == nil }.map(\.name).joined(separator: ", ")

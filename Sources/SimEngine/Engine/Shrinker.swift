@@ -10,15 +10,22 @@ import SimCore
 /// the others (as dropping a position would). That is what lets irrelevant decisions — background
 /// work, `--noise` lanes — be removed wherever they sit, before or after the decisive one.
 public struct Shrinker {
+    /// What runs: the scenario, variant and strategy.
     public let plan: RunPlan
+    /// The seed of the run shrunk.
     public let seed: UInt64
+    /// The failure every kept candidate must still show.
     public let target: FailureSignature
     /// Re-runs allowed in total.
     public var budget: Int
 
+    /// A shrink's result.
     public struct Outcome: Sendable {
+        /// The shrunk schedule.
         public var tape: Tape
+        /// The shrunk schedule's run.
         public var result: RunResult
+        /// Candidate runs tried.
         public var runs: Int
         /// The run before shrinking (re-run from the original tape).
         public var original: RunResult
@@ -31,6 +38,7 @@ public struct Shrinker {
         var departures: Int { result.deviations }
     }
 
+    /// A shrinker of `seed`'s run of `plan` keeping `target`, trying at most `budget` candidates.
     public init(plan: RunPlan, seed: UInt64, target: FailureSignature, budget: Int = 4_000) {
         self.plan = plan
         self.seed = seed

@@ -12,9 +12,26 @@ package struct TraceComparison {
         self.actual = actual
     }
 
+    /// The first difference of two traces' events.
+    package struct Difference {
+        /// The event number where they differ.
+        package var atEvent: UInt64
+        /// The expected trace ended before this event (the actual one went on).
+        package var expectedEnded: Bool
+        /// The difference as printable lines, with context from both sides.
+        package var lines: [String]
+    }
+
     /// The first difference as printable lines, or nil when both traces hold the same events.
     package func firstDifference(expectedLabel: String = "first run", actualLabel: String = "second run")
         throws(CommandFailure) -> [String]?
+    {
+        try difference(expectedLabel: expectedLabel, actualLabel: actualLabel)?.lines
+    }
+
+    /// The first difference, or nil when both traces hold the same events.
+    package func difference(expectedLabel: String = "first run", actualLabel: String = "second run")
+        throws(CommandFailure) -> Difference?
     {
         do {
             let left = try TraceReader(path: expected)
@@ -41,8 +58,10 @@ package struct TraceComparison {
                     a == nil
                     ? "the \(expectedLabel) ends before this event"
                     : b == nil ? "the \(actualLabel) ends before this event" : "events differ"
-                return ["first divergent event: #\(at): \(reason)", "  \(expectedLabel):"]
+                let lines =
+                    ["first divergent event: #\(at): \(reason)", "  \(expectedLabel):"]
                     + recentLeft.map { "    " + $0 } + ["  \(actualLabel):"] + recentRight.map { "    " + $0 }
+                return Difference(atEvent: at, expectedEnded: a == nil, lines: lines)
             }
         } catch {
             throw TraceInput.failure(error)

@@ -3,14 +3,20 @@ import SimTrace
 
 /// A trace opened for a command: its header, its schedule, and the plan to re-run it.
 public struct TraceInput {
+    /// The trace file.
     public let path: String
+    /// Its header.
     public let header: TraceHeader
+    /// Its decisions (the schedule), with their symbols.
     public let tape: Tape
+    /// Its footer; nil when the file was cut short.
     public let footer: TraceFooter?
+    /// The file was cut short (no footer).
     public let isTruncated: Bool
     /// Events in the trace, and the decompressed offset where reading stopped (the end of the last
     /// complete frame when truncated).
     public let eventCount: UInt64
+    /// Where reading stopped, in decompressed bytes.
     public let endOffset: UInt64
 
     /// Reads the trace's header and decisions (events are streamed later, not kept).
@@ -64,6 +70,11 @@ public struct TraceInput {
                 ExitStatus.badTrace,
                 "\(path): at byte 0: expected a known scenario (the header names '\(header.scenario)')")
         }
+        guard scenario.hasVariant(header.variant) else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(header.variant)')")
+        }
         let chosen = variant ?? header.variant
         guard scenario.hasVariant(chosen) else {
             if variant != nil { _ = try catalog.variant(chosen, of: scenario) }
@@ -71,7 +82,12 @@ public struct TraceInput {
                 ExitStatus.badTrace,
                 "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(chosen)')")
         }
-        let spec = StrategySpec(parsing: header.strategy) ?? StrategySpec(kind: .fifo)
+        // Never a silent fallback: a strategy this build cannot parse is a damaged or foreign trace.
+        guard let spec = StrategySpec(parsing: header.strategy) else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a known strategy (the header names '\(header.strategy)')")
+        }
         return RunPlan(
             scenario: scenario, variant: chosen, strategy: spec, noise: try noise(of: header, path: path))
     }

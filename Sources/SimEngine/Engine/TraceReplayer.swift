@@ -4,12 +4,15 @@ import SimTrace
 /// Re-runs a recorded trace by following its decisions (by job identity) and compares every event
 /// with the recording, streaming both from one pass over the file.
 public struct TraceReplayer {
+    /// What one replay established (the raw facts `TraceReplay` decides from).
     public struct Outcome {
+        /// The replayed run.
         public var result: RunResult
         /// The first difference, rendered with context from both sides; nil when identical.
         public var divergence: [String]?
         /// Where the tape could not be followed.
         public var notes: [String]
+        /// Recorded events compared with the replay.
         public var eventsCompared: UInt64
         /// The recording was cut short and matched up to its end (the run went on past it).
         public var reachedTruncation = false
@@ -17,6 +20,11 @@ public struct TraceReplayer {
         public var recordedFooter: TraceFooter?
         /// The recording has no footer: it was cut short.
         public var recordingIsTruncated = false
+        /// Where the file broke off in unreadable bytes, when the replay was asked to report it
+        /// rather than throw it (`throwingOnDamage: false`): events up to there were compared.
+        public var damage: TraceError?
+        /// The first difference's event number (with `divergence`).
+        public var divergedAt: UInt64?
         /// The schedule had to be read in a second pass: one side ran more than the look-ahead bound
         /// ahead of the other (a long stretch without decisions, or a departing run).
         public var readTwice = false
@@ -34,9 +42,12 @@ public struct TraceReplayer {
         public var isConclusive: Bool { unfollowed.isEmpty && scheduleProblem == nil && tally.isConclusive }
     }
 
+    /// The trace replayed.
     public let input: TraceInput
+    /// What it is replayed on.
     public let plan: RunPlan
 
+    /// A replayer of `input` on `plan`.
     public init(input: TraceInput, plan: RunPlan) {
         self.input = input
         self.plan = plan
@@ -62,7 +73,8 @@ public struct TraceReplayer {
     /// of the file is read after the run, so damage anywhere in it is reported as a reader of the
     /// whole file would (a thrown `CommandFailure`, exit 65).
     public static func replayComparing(
-        reading reader: TraceReader, path: String, plan: RunPlan, maxBuffered: Int = 4096
+        reading reader: TraceReader, path: String, plan: RunPlan, maxBuffered: Int = 4096,
+        throwingOnDamage: Bool = true
     ) throws(CommandFailure) -> Outcome {
         let stream = TraceStream(reader: reader, maxBuffered: max(1, maxBuffered)) { () throws(TraceError) in
             try TraceReader(path: path)
@@ -72,16 +84,19 @@ public struct TraceReplayer {
         let result = plan.scenario.run(variant: plan.variant, seed: reader.header.seed, strategy: strategy, sink: sink)
         sink.finish()
         stream.drain()
-        if let error = stream.readError { throw TraceInput.failure(error) }
+        if let error = stream.readError, throwingOnDamage { throw TraceInput.failure(error) }
         var lines: [String]?
+        var divergedAt: UInt64?
         if let divergence = sink.divergence {
             var text = ["first difference at event #\(divergence.atEvent): \(divergence.reason)", "  recorded:"]
             text += divergence.recorded.map { "    " + $0 }
             text.append("  replayed:")
             text += divergence.live.map { "    " + $0 }
             lines = text
-        } else if let footer = reader.footer, footer.digest != result.digest {
+            divergedAt = divergence.atEvent
+        } else if stream.readError == nil, let footer = reader.footer, footer.digest != result.digest {
             lines = ["digest differs: recorded \(footer.digest), replayed \(result.digest)"]
+            divergedAt = sink.compared
         }
         var outcome = Outcome(result: result, divergence: lines, notes: strategy.notes, eventsCompared: sink.compared)
         outcome.tally = strategy.tally
@@ -89,17 +104,14 @@ public struct TraceReplayer {
         outcome.recordedFooter = reader.footer
         outcome.recordingIsTruncated = reader.isTruncated
         outcome.readTwice = stream.fellBack
+        outcome.damage = stream.readError
+        outcome.divergedAt = divergedAt
         return outcome
     }
 
-    /// Replays the schedule on the plan's (possibly different) variant, for its verdict only.
-    ///
-    /// The trace's tape is first re-run on the recorded variant through a `ScheduleObserver`, which
-    /// reads it back as identities (each departure's job and the jobs it overtook, each data
-    /// decision's site and ordinal) and notes every job of the run; that schedule is then followed
-    /// on the plan's variant by `ScheduleStrategy`. The outcome tells which departures could not be
-    /// followed there.
-    public func replayForVerdict() -> Outcome {
+    /// The trace's schedule read back as identities on its recorded variant (see
+    /// ``replayForVerdict()``), and why it cannot be followed by identity, when it cannot.
+    public func identitySchedule() -> (schedule: Schedule, problem: String?) {
         let seed = input.header.seed
         // The plan's variant and noise may differ from the recording's; the schedule is read back on
         // the recording's own (its noise was validated when the plan was made from the header).
@@ -133,10 +145,23 @@ public struct TraceReplayer {
                 "the trace's schedule re-runs differently on its own variant \(input.header.variant) "
                 + "(digest \(recorded.digest), recorded \(footer.digest)), so it cannot be followed by identity"
         }
+        return (schedule, problem)
+    }
+
+    /// Replays the schedule on the plan's (possibly different) variant, for its verdict only.
+    ///
+    /// The trace's tape is first re-run on the recorded variant through a `ScheduleObserver`, which
+    /// reads it back as identities (each departure's job and the jobs it overtook, each data
+    /// decision's site and ordinal) and notes every job of the run; that schedule is then followed
+    /// on the plan's variant by `ScheduleStrategy`. The outcome tells which departures could not be
+    /// followed there.
+    public func replayForVerdict() -> Outcome {
+        let (schedule, problem) = identitySchedule()
+        let known = schedule.jobs
         let strategy = ScheduleStrategy(schedule: schedule)
         let replayedJobs = JobLedger(known: known)
         strategy.ledger = replayedJobs
-        let result = plan.run(seed: seed, strategy: strategy, sink: replayedJobs)
+        let result = plan.run(seed: input.header.seed, strategy: strategy, sink: replayedJobs)
         var outcome = Outcome(result: result, divergence: nil, notes: strategy.notes, eventsCompared: 0)
         outcome.tally = strategy.tally
         outcome.tally.unknownJobs = replayedJobs.unknown

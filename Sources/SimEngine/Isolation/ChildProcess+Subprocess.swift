@@ -18,20 +18,34 @@ import SystemPackage
 /// pass down, and the supervisor polls many of them in one synchronous loop.
 extension ChildProcess {
     /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
-    package static func run(_ arguments: [String], timeoutSeconds: Double = 300) throws(CommandFailure) -> Output {
+    /// `executable` names another binary built on `SimRun.main` to run instead of this one (a test
+    /// process, which is not simrun, replays through the package's own executable).
+    package static func run(_ arguments: [String], executable: String? = nil, timeoutSeconds: Double = 300)
+        throws(CommandFailure) -> Output
+    {
+        // A foreign caller (a test process) may be on the cooperative pool, where waiting for an
+        // async subprocess could starve it: it collects the child synchronously instead.
+        if let executable { return try collect(arguments, executable: executable, timeoutSeconds: timeoutSeconds) }
         let result = try complete(
-            arguments, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
+            arguments, executable: executable, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
             timeoutSeconds: timeoutSeconds)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Runs `simrun <arguments>` to the end with this process's stdout and stderr (a benchmark child
     /// that reports for itself); kills it after `timeoutSeconds`.
-    package static func runInheritingOutput(_ arguments: [String], timeoutSeconds: Double = 600) throws(CommandFailure)
-        -> Termination
-    {
-        try complete(
-            arguments, output: .currentStandardOutput, error: .currentStandardError, timeoutSeconds: timeoutSeconds
+    ///
+    /// With `forwardingInterruption`, Ctrl-C and SIGTERM reach the child: the child runs in its own
+    /// process group (the terminal's Ctrl-C reaches only this process), so this process installs
+    /// `Interruption` and passes the first request on as SIGINT, then ends the child if it has not
+    /// ended 3 s later. A guarded command (the whole command run in a child) stops like itself.
+    package static func runInheritingOutput(
+        _ arguments: [String], timeoutSeconds: Double = 600, forwardingInterruption: Bool = false
+    ) throws(CommandFailure) -> Termination {
+        if forwardingInterruption { Interruption.install() }
+        return try complete(
+            arguments, executable: nil, output: .currentStandardOutput, error: .currentStandardError,
+            timeoutSeconds: timeoutSeconds, forwardingInterruption: forwardingInterruption
         ).termination
     }
 
@@ -48,8 +62,8 @@ extension ChildProcess {
             throw CommandFailure(ExitStatus.usage, "\(path) is not there: build it (`swift build --product \(name)`)")
         }
         let result = try complete(
-            arguments, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
-            timeoutSeconds: timeoutSeconds, program: path)
+            arguments, executable: path, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
+            timeoutSeconds: timeoutSeconds)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
     }
 
@@ -66,18 +80,20 @@ extension ChildProcess {
     private static let outputLimit = 16 << 20
 
     private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
-        _ arguments: [String], output: Out, error: Err, timeoutSeconds: Double, program: String? = nil
+        _ arguments: [String], executable other: String?, output: Out, error: Err, timeoutSeconds: Double,
+        forwardingInterruption: Bool = false
     ) throws(CommandFailure) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
     where Out.OutputType: Sendable, Err.OutputType: Sendable {
-        guard isAvailable else {
+        guard isAvailable || other != nil else {
             throw CommandFailure(
                 ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
+        let executable = other ?? Self.executable
         var options = PlatformOptions()
         // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops children.
         options.processGroupID = 0
         let configuration = Configuration(
-            executable: .path(FilePath(program ?? executable)),
+            executable: .path(FilePath(executable)),
             // argv[0] stays the name the user ran, so the child prints the same command names.
             arguments: Arguments(
                 executablePathOverride: CommandLine.arguments.first ?? "simrun", remainingValues: arguments),
@@ -99,6 +115,15 @@ extension ChildProcess {
                     try await Task.sleep(for: timeout)
                     started.kill()
                     return nil
+                }
+                if forwardingInterruption {
+                    group.addTask {
+                        while !Interruption.isRequested { try await Task.sleep(for: .milliseconds(20)) }
+                        started.signal(SIGINT)
+                        try await Task.sleep(for: .seconds(3))
+                        started.kill()
+                        return nil
+                    }
                 }
                 while let next = try await group.next() {
                     if let finished = next {
@@ -150,9 +175,12 @@ private final class StartedProcess: Sendable {
     func set(_ value: pid_t) { pid.withLock { $0 = value } }
 
     /// Kills the child if it started (the timeout ran out before it ended).
-    func kill() {
+    func kill() { signal(SIGKILL) }
+
+    /// Sends `number` to the child if it started.
+    func signal(_ number: Int32) {
         guard let value = pid.withLock({ $0 }) else { return }
-        _ = sendSignal(value, SIGKILL)
+        _ = sendSignal(value, number)
     }
 }
 

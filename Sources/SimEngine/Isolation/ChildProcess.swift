@@ -119,10 +119,11 @@ package struct ChildProcess {
 
     /// Starts `simrun <arguments>` as a child in its own process group (a Ctrl-C on the terminal
     /// reaches only the parent, which stops children in order). `inherit` maps child fds to ours.
-    static func spawn(_ arguments: [String], inherit: [(child: Int32, parent: Int32)] = []) throws(CommandFailure)
-        -> ChildProcess
-    {
-        guard isSelfExecutable.load(ordering: .relaxed) else {
+    static func spawn(
+        _ arguments: [String], inherit: [(child: Int32, parent: Int32)] = [], executable other: String? = nil
+    ) throws(CommandFailure) -> ChildProcess {
+        let executable = other ?? Self.executable
+        guard isSelfExecutable.load(ordering: .relaxed) || other != nil else {
             throw CommandFailure(
                 ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
@@ -152,7 +153,7 @@ package struct ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
 
-        let argv = ([CommandLine.arguments.first ?? "simrun"] + arguments).map { strdup($0) }
+        let argv = ([other ?? CommandLine.arguments.first ?? "simrun"] + arguments).map { strdup($0) }
         defer { for pointer in argv { free(pointer) } }
         // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
         var environment = [strdup("SWIFT_BACKTRACE=enable=no")]
@@ -174,6 +175,34 @@ package struct ChildProcess {
                 ExitStatus.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
+    }
+
+    /// Runs `<executable> <arguments>` to the end on this thread (spawn, poll both pipes, wait),
+    /// collecting its output; kills it after `timeoutSeconds`. No task and no other thread: safe
+    /// from any caller, including one on the cooperative pool.
+    package static func collect(_ arguments: [String], executable: String, timeoutSeconds: Double)
+        throws(CommandFailure)
+        -> Output
+    {
+        var child = try spawn(arguments, executable: executable)
+        var out: [UInt8] = []
+        var err: [UInt8] = []
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
+        var killed = false
+        while !child.openStreams.isEmpty {
+            if !killed && ContinuousClock.now > deadline {
+                kill(child.pid, SIGKILL)
+                killed = true
+            }
+            let streams = child.openStreams.map { ((), $0, child.descriptor($0)) }
+            for (_, stream) in waitForOutput(streams, timeoutMilliseconds: 500) {
+                let bytes = child.read(stream)
+                if stream == .stdout { out += bytes } else { err += bytes }
+            }
+        }
+        return Output(
+            termination: child.wait(), stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// Waits for the child to end.

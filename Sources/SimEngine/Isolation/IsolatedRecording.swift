@@ -24,29 +24,45 @@ package struct IsolatedRecording {
     package let strategy: String
     /// Noise lanes of the run (the plan's, or the recording's).
     package let noise: Int
+    /// The binary to run the child from (nil: this one).
+    package let executable: String?
 
     /// The schedule prefix every run of the campaign kept (`fuzz --from`): the trace it came from
     /// and how many of its decisions. A seed's schedule is only that seed's with it.
     package let prefix: (source: String, keep: Int)?
 
     package init(
-        scenario: String, variant: String, strategy: String, noise: Int = 0, prefix: (source: String, keep: Int)? = nil
+        scenario: String, variant: String, strategy: String, noise: Int = 0, prefix: (source: String, keep: Int)? = nil,
+        executable: String? = nil
     ) {
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
         self.noise = noise
         self.prefix = prefix
+        self.executable = executable
     }
 
     /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
-    package func record(seed: UInt64, tapeFrom: String? = nil, to path: String) throws(CommandFailure) -> Outcome {
+    /// With `byIdentity`, the schedule of `tapeFrom` is followed by job identity (as a replay on
+    /// another variant or under other noise follows it), not decision by decision.
+    package func record(
+        seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, to path: String, timeoutSeconds: Double = 300
+    ) throws(CommandFailure) -> Outcome {
         var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
         arguments += ["--out", path]
-        if let tapeFrom { arguments += ["--tape-from", tapeFrom] }
+        if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
         if noise > 0 { arguments += ["--noise", String(noise)] }
         if let prefix { arguments += ["--from", prefix.source, "--keep", String(prefix.keep)] }
-        let output = try ChildProcess.run(arguments)
+        return try Self.record(arguments, executable: executable, to: path, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Runs `simrun <arguments>`, a child that prints `partial <file>` and then records one run into
+    /// `path` through a checkpointing sink; seals the partial file when the child dies.
+    package static func record(
+        _ arguments: [String], executable: String? = nil, to path: String, timeoutSeconds: Double = 300
+    ) throws(CommandFailure) -> Outcome {
+        let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: timeoutSeconds)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else {
@@ -56,8 +72,10 @@ package struct IsolatedRecording {
                 path: path, verdict: footer.verdict, eventCount: footer.eventCount, digest: footer.digest,
                 crashed: false, lastEventText: "")
         }
-        let partialLine = output.stdout.split(separator: "\n").first { $0.hasPrefix("partial ") }
-        guard let partialLine else {
+        let partial = ChildRecord.records(in: output.stdout).lazy.compactMap { record -> String? in
+            if case .partial(let path) = record { return path } else { return nil }
+        }.first
+        guard let partial else {
             let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
             // The child's own "cannot write" or "bad trace" stays that: an I/O error is never "bug found".
             var code = ExitStatus.failure
@@ -69,7 +87,6 @@ package struct IsolatedRecording {
             }
             throw CommandFailure(code, "the recording child process failed before running: \(why)")
         }
-        let partial = String(partialLine.dropFirst("partial ".count))
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"
         do {
             let sealed = try TraceSealer.seal(partial: partial, as: path, verdict: .crashed(message))

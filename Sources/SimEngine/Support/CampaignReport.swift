@@ -38,7 +38,9 @@ public struct CampaignFinding: Sendable {
 }
 
 extension Fuzzer.Report: CampaignReport {
+    /// Each goal with the runs that reached it.
     public var coverage: [(goal: String, runs: Int)] { zip(goals, goalCounts).map { ($0, $1) } }
+    /// The distinct failures, as campaign findings.
     public var distinctFailures: [CampaignFinding] {
         findings.map { CampaignFinding(verdict: $0.verdict, seed: $0.seed, occurrences: $0.occurrences) }
     }

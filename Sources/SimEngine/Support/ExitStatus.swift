@@ -25,7 +25,7 @@ public enum ExitStatus {
     public static let table: [(code: Int32, meaning: String)] = [
         (ok, "ok: no bug found, replay identical, output written"),
         (failure, "bug found: an oracle failed, a run crashed, or a replay diverged"),
-        (inconclusive, "inconclusive replay: a non-fifo decision could not be followed"),
+        (inconclusive, "inconclusive replay: a non-fifo decision unfollowed, or a trace cut short"),
         (usage, "usage: bad option, value, scenario or variant"),
         (badTrace, "bad trace: unreadable, damaged or foreign trace file"),
         (missingInput, "missing input: a trace file does not exist"),
@@ -65,6 +65,7 @@ public struct CommandFailure: Error, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 
     package static func usage(_ message: String) -> CommandFailure { .init(ExitStatus.usage, message) }

@@ -16,7 +16,9 @@ public enum JSONValue: Sendable, Equatable {
 
     /// One key and its value in an object.
     public struct Member: Sendable, Equatable {
+        /// The member's name.
         public var key: String
+        /// Its value.
         public var value: JSONValue
 
         /// A member `key: value`.

@@ -33,12 +33,31 @@ struct ExplainCommand: CatalogCommand {
         transform: NumberArgument.int(0...100))
     var context: Int = 4
     @OptionGroup var output: OutputOptions
+    /// Set by the parent on the child it runs the explanation in (`GuardedRun`).
+    @Flag(help: .hidden) var guarded = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
         let input = try TraceInput(path: trace)
-        guard let footer = input.footer, footer.verdict.isFailure else {
+        guard let footer = input.footer else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(trace): at decompressed byte \(input.endOffset): expected the footer with the run's verdict (the trace is truncated after event \(input.eventCount); explaining needs the failure to measure)"
+            )
+        }
+        if case .crashed = footer.verdict {
+            throw CommandFailure(
+                ExitStatus.usage,
+                "\(trace): the recorded run crashed; explaining it would re-fuzz schedules that trap (not supported) — `simrun replay` reproduces it in a child process"
+            )
+        }
+        guard footer.verdict.isFailure else {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to explain")
+        }
+        // The re-fuzzed runs may trap (a model that crashes on another schedule): they run in a
+        // child, and a trap there is reported as a crash finding, never the end of this process.
+        if !guarded, let termination = try GuardedRun.inChild() {
+            return GuardedRun.status(of: termination, command: "explain", trace: trace, console: context.console)
         }
         let plan = try input.plan(in: context.catalog)
         let console = context.console

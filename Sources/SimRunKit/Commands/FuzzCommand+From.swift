@@ -8,7 +8,7 @@ extension FuzzCommand {
     func validateFrom() throws {
         if from == nil && scenario == nil { throw ValidationError("give a scenario to fuzz, or --from a trace") }
         if from == nil && keep != nil { throw ValidationError("--keep needs --from") }
-        if from != nil && strategy.kind == .dfs {
+        if from != nil && strategy.campaignShape == .exhaustive {
             throw ValidationError("--from varies the rest of a schedule at random; use random, pct, delay or portfolio")
         }
     }

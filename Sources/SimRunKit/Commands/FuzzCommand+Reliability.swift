@@ -21,7 +21,7 @@ extension FuzzCommand {
         // without process isolation (the command tree hosted by
         // another program) the campaign runs on threads in this process, where a trap would end it.
         let executor: any CampaignExecutor =
-            plan.strategy.kind == .dfs || plan.strategy.kind.learnsAcrossRuns || !ChildProcess.isAvailable
+            !plan.strategy.campaignShape.isIndependent || !ChildProcess.isAvailable
             ? Fuzzer(plan: plan, configuration: configuration)
             : FuzzSupervisor(plan: plan, strategy: strategy.description, configuration: configuration)
         return try executor.runCampaign(progress: progress)
@@ -80,14 +80,19 @@ extension FuzzCommand {
     /// traps, the child dies and the trace stays as found. Returns the shrunk trace's footer.
     func shrinkInChild(_ path: String, plan: RunPlan, console: Console) throws(CommandFailure) -> TraceFooter? {
         guard ChildProcess.isAvailable else { return try shrinkInProcess(path, plan: plan, console: console) }
-        let output = try ChildProcess.run(["shrink", path, "-o", path])
+        let output = try ChildProcess.run(["_shrink", path])
         guard output.termination == .exited(0) else {
             let why = ChildProcess.trapMessage(in: output.stderr) ?? output.termination.description
             console.out("  not shrunk: the shrinking process stopped (\(why)); the trace is saved as found")
             return nil
         }
-        let lines = output.stdout.split(separator: "\n").filter { $0.hasPrefix("shrunk in") }
-        for line in lines { console.out("  " + line) }
+        for record in ChildRecord.records(in: output.stdout) {
+            switch record {
+            case .shrunk(let report): console.out("  " + report.line)
+            case .failure(_, let message): console.out("  not shrunk: \(message); the trace is saved as found")
+            case .notReproduced, .partial: break
+            }
+        }
         return try TraceInput(path: path).footer
     }
 }
@@ -105,10 +110,10 @@ extension FuzzCommand {
     func shrinkInProcess(_ path: String, plan: RunPlan, console: Console) throws(CommandFailure) -> TraceFooter? {
         let input = try TraceInput(path: path)
         guard let footer = input.footer else { return nil }
-        guard let shrunk = try ShrinkCommand.shrink(input, footer: footer, plan: plan, to: path) else {
+        guard let shrunk = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path) else {
             return footer
         }
-        console.out("  shrunk in \(shrunk.runs) runs: \(shrunk.summary.line)")
+        console.out("  " + shrunk.line)
         return try TraceInput(path: path).footer
     }
 }

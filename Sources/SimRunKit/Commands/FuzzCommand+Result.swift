@@ -12,8 +12,11 @@ extension FuzzCommand {
         if time != nil {
             throw ValidationError("--result needs a seed range (--seeds), not --time: a result says which seeds it ran")
         }
-        if strategy.kind == .dfs { throw ValidationError("--result does not apply to dfs, which seeds do not split") }
-        if strategy.kind.learnsAcrossRuns {
+        switch strategy.campaignShape {
+        case .independentSeeds: break
+        case .exhaustive:
+            throw ValidationError("--result does not apply to \(strategy.kind), which seeds do not split")
+        case .inOrder:
             // Each seed's schedule depends on the runs before it, so shards would not add up to one campaign.
             throw ValidationError("--result does not apply to \(strategy.kind), which learns from run to run")
         }

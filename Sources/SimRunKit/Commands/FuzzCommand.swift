@@ -74,6 +74,12 @@ struct FuzzCommand: CatalogCommand {
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
     @OptionGroup var output: OutputOptions
+    /// Set by the parent on the child an in-order campaign runs in (`FuzzCommand+Guarded.swift`).
+    @Flag(help: .hidden) var guarded = false
+    /// In that child: the file each run is marked in before it starts.
+    @Option(help: .hidden) var guardMarker: String?
+    /// In a re-run child: `RUN:SEED:PATH`, the run to record into PATH.
+    @Option(help: .hidden) var guardRecord: String?
 
     func validate() throws {
         if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
@@ -83,7 +89,7 @@ struct FuzzCommand: CatalogCommand {
         try validateFrom()
         try validateResult()
         if shards != nil && shard != .auto { throw ValidationError("--shards is for --shard auto") }
-        if checkDeterminism != nil && (strategy.kind.learnsAcrossRuns || strategy.kind == .dfs || from != nil) {
+        if checkDeterminism != nil && (!strategy.campaignShape.isIndependent || from != nil) {
             // Their runs depend on the runs before them (or on a trace): a seed alone does not repeat one.
             throw ValidationError(
                 "--check-determinism needs runs that a seed alone decides (not \(from != nil ? "--from" : "\(strategy.kind)"))"
@@ -93,7 +99,7 @@ struct FuzzCommand: CatalogCommand {
             // A shard result carries findings for `simrun merge`, not the determinism check's differences.
             throw ValidationError("--check-determinism is not carried into --result files: run it without --result")
         }
-        if shard != nil && strategy.kind.learnsAcrossRuns {
+        if shard != nil && strategy.campaignShape == .inOrder {
             // A learning strategy's schedules depend on the runs before them: split seeds would not add up.
             throw ValidationError("--shard does not apply to \(strategy.kind), which learns from run to run")
         }
@@ -118,9 +124,16 @@ struct FuzzCommand: CatalogCommand {
             )
         }
         try prepareResult()
-        let config = Fuzzer.Configuration(
+        var config = Fuzzer.Configuration(
             seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
             keepGoing: keepGoing)
+        if !plan.strategy.campaignShape.isIndependent {
+            // One strategy object runs from run to run, in one process: that process is a child, and
+            // a trap there is a crash finding with its trace (FuzzCommand+Guarded.swift).
+            if let guardRecord { return try recordGuardedRun(guardRecord, plan: plan, configuration: config) }
+            if !guarded, ChildProcess.isAvailable { return try runGuarded(plan: plan, context: context) }
+            if let guardMarker { config.runMarker = try RunMarker(path: guardMarker) }
+        }
         let span =
             time.map { "for \(EventText.time(Int64($0.seconds * 1e9)))" }
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
@@ -128,7 +141,7 @@ struct FuzzCommand: CatalogCommand {
         if console.outputStyle != .quiet {
             console.err(
                 "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                    + (strategy.kind.learnsAcrossRuns ? " (one thread: \(strategy.kind) learns from run to run)" : "")
+                    + (strategy.campaignShape == .inOrder ? " (one thread: \(strategy.kind) learns from run to run)" : "")
                     + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
                     + prefixNote(plan))
         }
@@ -213,7 +226,7 @@ struct FuzzCommand: CatalogCommand {
         let wanted =
             "\(out)/"
             + findingFileName(plan.scenario.name, plan.variant, oracle: finding.signature.oracle, suffix: suffix)
-        // Saved as found first, then shrunk in a child process: a candidate schedule may trap.
+        // Saved as found first, then shrunk by a child process: a candidate schedule may trap.
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: finding.seed)
         let (found, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
@@ -257,9 +270,11 @@ struct FuzzCommand: CatalogCommand {
         let rate = Int(report.schedulesPerSecond)
         var line =
             "summary: \(report.schedules) schedules in \(String(format: report.seconds, decimals: 2))s (\(rate)/s), \(report.failures) failures, \(report.findings.count + crashes) distinct"
-        if strategy.kind == .dfs { line += report.exhausted ? ", space exhausted" : ", space NOT exhausted" }
+        if strategy.campaignShape == .exhaustive {
+            line += report.exhausted ? ", space exhausted" : ", space NOT exhausted"
+        }
         console.out(line)
-        if strategy.kind == .dfs {
+        if strategy.campaignShape == .exhaustive {
             // Iterative bounding: say which bounds were exhausted, and when.
             let rounds = report.exhaustedRounds.map { "≤\($0.bound) after \($0.runs)" }
             let bound = strategy.parameter ?? 2
@@ -299,7 +314,7 @@ struct FuzzCommand: CatalogCommand {
             // What else makes shards comparable, for `merge` to check.
             .init("noise", .int(Int64(plan.noise))), .init("version", .string(SimRunVersion.current)),
         ]
-        members += CampaignJSON.members(of: outcome, exhaustive: strategy.kind == .dfs) { finding in
+        members += CampaignJSON.members(of: outcome, exhaustive: strategy.campaignShape == .exhaustive) { finding in
             [
                 .init("trace", .optional(traces[finding.seed])),
                 .init("nondeterministic", .bool(outcome.nondeterministic.contains(finding.seed))),

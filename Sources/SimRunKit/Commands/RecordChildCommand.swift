@@ -4,7 +4,8 @@ import SimEngine
 import SimTrace
 
 /// `simrun _record`: records one schedule in a process of its own, checkpointing after every record,
-/// so that a parent survives a model that traps and can seal the trace up to the trap. Hidden: only
+/// so that a parent survives a model that traps and can seal the trace up to the trap (the
+/// `partial` record tells it which file). The finished trace itself is the result. Hidden: only
 /// simrun itself runs it (`IsolatedRecording`).
 struct RecordChildCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
@@ -21,17 +22,24 @@ struct RecordChildCommand: CatalogCommand {
     @Option(help: "Keep the first --keep decisions of this trace (the prefix of a fuzz --from campaign).")
     var from: String?
     @Option var keep: Int = 0
+    @Flag(help: "Follow --tape-from's schedule by job identity (a replay on another variant).") var byIdentity = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
-        let spec = StrategySpec(parsing: strategy) ?? StrategySpec(kind: .fifo)
+        guard let spec = StrategySpec(parsing: strategy) else {
+            throw CommandFailure(ExitStatus.usage, "_record: unknown strategy '\(strategy)'")
+        }
         var plan = RunPlan(
             scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
             noise: noise)
         if let from { plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from) }
         let strategyObject: any Strategy
         if let tapeFrom {
-            strategyObject = ReplayStrategy(tape: try TraceInput(path: tapeFrom).tape)
+            let input = try TraceInput(path: tapeFrom)
+            strategyObject =
+                byIdentity
+                ? ScheduleStrategy(schedule: TraceReplayer(input: input, plan: plan).identitySchedule().schedule)
+                : ReplayStrategy(tape: input.tape)
         } else {
             strategyObject = plan.makeStrategy()
         }
@@ -45,7 +53,7 @@ struct RecordChildCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
         }
         // The parent seals this file if we die before `finish`.
-        context.console.out("partial \(writer.temporaryPath ?? out)")
+        context.console.out(ChildRecord.partial(writer.temporaryPath ?? out).text)
         let result = plan.run(seed: seed, strategy: strategyObject, sink: CheckpointingSink(writer: writer))
         do {
             try writer.finish(Recorder.footer(for: result))
@@ -53,7 +61,6 @@ struct RecordChildCommand: CatalogCommand {
             writer.abandon()
             throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(out): \(error)")
         }
-        context.console.out("verdict \(result.verdict.code) digest \(result.digest)")
         return ExitStatus.ok
     }
 }

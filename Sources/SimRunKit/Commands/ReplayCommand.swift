@@ -11,7 +11,10 @@ struct ReplayCommand: CatalogCommand {
             differing event with context. With --variant naming another variant: the schedule is followed by \
             identity (each departure from fifo by the job it took and the jobs it went ahead of, each data \
             decision by its site); when a non-fifo decision of the trace could not be followed there, the \
-            replay is inconclusive — the recorded race never happened, so the run tested nothing. Every \
+            replay is inconclusive — the recorded race never happened, so the run tested nothing — unless the \
+            fix removes the race itself (the job no longer runs, or runs only after the jobs it overtook): then \
+            a 500-seed pct campaign on that variant decides. A truncated trace is inconclusive (2): its verdict \
+            was never reached. The replay runs in a child process: a model that traps is a finding. Every \
             replay prints how many decisions it followed; notes go to stderr.
 
             \(ExitStatus.helpText(for: codes))
@@ -41,151 +44,152 @@ struct ReplayCommand: CatalogCommand {
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
         output.apply(to: console)
-        // The common case, a trace replayed on its own variant, reads the file once: the header
-        // here, then the schedule and the events together. Only when the last frame shows a run
-        // that did not crash (a crashing schedule must run in a child) — or when another variant
-        // asks for the verdict only — is the trace loaded first.
-        if variant.variant == nil, noise == nil, case let ending = TraceEnding.read(path: trace), ending != .unknown {
-            if case .footer(let footer) = ending, case .crashed = footer.verdict {
-                return try replayLoaded(context)
+        let request = ReplayRequest(trace: trace, variant: variant.variant, noise: noise)
+        let report: ReplayReport
+        if ChildProcess.isAvailable {
+            // Whatever the trace's ending says: a truncated or lying trace can trap too.
+            report = try TraceReplay.decideIsolated(request, catalog: context.catalog)
+        } else {
+            // In another program's process (a test calling `SimRun.run`) there is no child to run:
+            // a trace that records a crash would take that process down.
+            if case .footer(let footer) = TraceEnding.read(path: trace), footer.verdict.isCrash {
+                throw CommandFailure(
+                    ExitStatus.usage,
+                    "\(trace) records a crash: replaying it needs process isolation, which only a binary built on SimRun.main provides"
+                )
             }
-            let reader: TraceReader
-            do {
-                reader = try TraceReader(path: trace)
-            } catch {
-                throw TraceInput.failure(error)
-            }
-            let plan = try TraceInput.plan(for: reader.header, path: trace, in: context.catalog, variant: nil)
-            let outcome = try TraceReplayer.replayComparing(reading: reader, path: trace, plan: plan)
-            return report(
-                outcome, header: reader.header, plan: plan, footer: outcome.recordedFooter,
-                isTruncated: outcome.recordingIsTruncated, console: console)
+            report = try TraceReplay.decide(request, catalog: context.catalog)
         }
-        return try replayLoaded(context)
+        return try present(report, console: console)
     }
 
-    /// Loads the trace's schedule first (`TraceInput`), then replays.
-    private func replayLoaded(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        let input = try TraceInput(path: trace)
-        let console = context.console
-        let recordedNoise = try TraceInput.noise(of: input.header, path: trace)
-        let onOther =
-            variant.variant != nil && variant.variant != input.header.variant
-            || noise != nil && noise != recordedNoise
-        let plan = try input.plan(in: context.catalog, variant: variant.variant, noise: noise)
-        if case .crashed(let message) = input.footer?.verdict {
-            let status = try CrashReplay(input: input, plan: plan).run(console: console)
-            if status == ExitStatus.ok { for line in try CrashContext(path: trace).lines { console.out(line) } }
-            console.json(
-                document(
-                    verdict: status == ExitStatus.ok ? "identical" : onOther ? "fail" : "diverged", status: status,
-                    header: input.header, plan: plan, outcome: .crashed(message), extra: []
-                ).text)
-            return status
+    /// The exit status of a replay verdict (README's exit table).
+    static func status(of verdict: ReplayVerdict) -> Int32 {
+        switch verdict {
+        case .identical, .pass: ExitStatus.ok
+        case .diverged, .fail, .crashed: ExitStatus.failure
+        case .inconclusive: ExitStatus.inconclusive
+        case .damaged: ExitStatus.badTrace
         }
-        let replayer = TraceReplayer(input: input, plan: plan)
-        let title = "\(input.header.scenario)/\(plan.variant) seed \(input.header.seed)"
-        if onOther {
-            if input.isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
-            let outcome = replayer.replayForVerdict()
-            for note in outcome.notes { console.err("note: \(note)") }
-            let failed = outcome.result.verdict.isFailure
-            // Why the recorded race could not be re-enacted, when it could not. A failure on the other
-            // variant is evidence whatever was followed (exit 1); a pass is evidence only when every
-            // non-fifo decision was followed, else it is inconclusive (exit 2), never a pass.
-            var inconclusive: String?
-            if let problem = outcome.scheduleProblem {
-                inconclusive = "\(problem) — the fix was not tested on this schedule"
-            } else if let first = outcome.unfollowed.first {
-                let more = outcome.unfollowed.count > 1 ? " (and \(outcome.unfollowed.count - 1) more)" : ""
-                inconclusive =
-                    "decision \(first.entry.number) (\(first.entry.summary)) could not be followed on variant "
-                    + "\(plan.variant)\(more) — the fix was not tested on this schedule"
-            }
-            let status =
-                failed ? ExitStatus.failure : inconclusive != nil ? ExitStatus.inconclusive : ExitStatus.ok
-            console.verdict(
-                "\(title): schedule of \(input.header.variant) replayed on \(plan.variant)"
-                    + (plan.noise != recordedNoise ? " with \(plan.noise) noise lanes: " : ": ")
-                    + (failed
-                        ? "FAIL — \(outcome.result.verdict)"
-                        : inconclusive != nil ? "passed, off the recorded schedule" : "pass"))
-            console.out(outcome.tally.line)
-            if let inconclusive { console.out("\(failed ? "note" : "inconclusive"): \(inconclusive)") }
-            console.json(
-                document(
-                    verdict: status == ExitStatus.inconclusive ? "inconclusive" : failed ? "fail" : "pass",
-                    status: status, header: input.header, plan: plan, outcome: outcome.result.verdict,
-                    extra: [
-                        .init("digest", .string(outcome.result.digest.description)),
-                        .init("notes", .array(outcome.notes.map { .string($0) })),
-                        .init("followed", .string(outcome.tally.line)),
-                    ]
-                ).text)
-            return status
-        }
-        let outcome = try replayer.replayComparing()
-        return report(
-            outcome, header: input.header, plan: plan, footer: input.footer, isTruncated: input.isTruncated,
-            console: console)
     }
 
-    /// Prints a comparing replay's result; its exit status.
-    private func report(
-        _ outcome: TraceReplayer.Outcome, header: TraceHeader, plan: RunPlan, footer: TraceFooter?, isTruncated: Bool,
-        console: Console
-    ) -> Int32 {
-        let title = "\(header.scenario)/\(plan.variant) seed \(header.seed)"
-        if isTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
-        let truncated = outcome.reachedTruncation || isTruncated
-        let extra: [JSONValue.Member] = [
-            .init("eventsCompared", .unsigned(UInt64(outcome.eventsCompared))),
-            .init("digest", .string(outcome.result.digest.description)),
-            .init("recorded", footer.map { ResultDocument.outcome($0.verdict) } ?? .null),
-            .init("truncated", .bool(truncated)),
-            .init("divergence", .array((outcome.divergence ?? []).map { .string($0) })),
-            .init("notes", .array(outcome.notes.map { .string($0) })),
-        ]
-        let status = outcome.divergence == nil ? ExitStatus.ok : ExitStatus.failure
-        console.json(
-            document(
-                verdict: status == ExitStatus.ok ? "identical" : "diverged", status: status, header: header, plan: plan,
-                outcome: outcome.result.verdict, extra: extra
-            ).text)
-        if let divergence = outcome.divergence {
+    /// Prints the report; its exit status.
+    private func present(_ report: ReplayReport, console: Console) throws(CommandFailure) -> Int32 {
+        let status = Self.status(of: report.verdict)
+        if case .damaged(let message, let compared) = report.verdict {
+            throw CommandFailure(status, "\(message) (\(compared) events compared before it)")
+        }
+        if report.recordingIsTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
+        console.json(document(report, status: status).text)
+        let title = "\(report.scenario)/\(report.variant) seed \(report.seed)"
+        let outcome = report.outcome.isFailure ? "FAIL — \(report.outcome)" : "pass"
+        if report.onOtherVariant {
+            for note in report.notes { console.err("note: \(note)") }
+            let lead =
+                "\(title): schedule of \(report.recordedVariant) replayed on \(report.variant)"
+                + (report.noise != report.recordedNoise ? " with \(report.noise) noise lanes: " : ": ")
+            switch report.verdict {
+            case .crashed(let message, let at): console.verdict(lead + "CRASHED at event \(at): \(message)")
+            case .fail(let outcome, _): console.verdict(lead + "FAIL — \(outcome)")
+            case .inconclusive: console.verdict(lead + "passed, off the recorded schedule")
+            default: console.verdict(lead + "pass")
+            }
+            if case .crashed = report.verdict { return status }
+            console.out(report.tally.line)
+            switch report.verdict {
+            case .inconclusive(let reason):
+                console.out("inconclusive: \(Self.inconclusiveText(reason, variant: report.variant))")
+            case .pass(let evidence?), .fail(_, let evidence?):
+                console.out("race removed: \(evidence.line(variant: report.variant))")
+            default: break
+            }
+            return status
+        }
+        switch report.verdict {
+        case .diverged(_, let lines):
             console.verdict("\(title): DIVERGED")
-            for line in divergence { console.out(line) }
-            for note in outcome.notes { console.err("note: \(note)") }
-            return status
-        }
-        if truncated {
+            for line in lines { console.out(line) }
+            for note in report.notes { console.err("note: \(note)") }
+        case .inconclusive:
             console.verdict(
-                "\(title): identical up to the truncation point — \(outcome.eventsCompared) events; the recording ends there, the replay went on to \(outcome.result.eventCount) events, verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass")"
+                "\(title): inconclusive — identical up to the truncation point: \(report.eventsCompared) events; the recording ends there, before its verdict; the replay went on to \(report.eventCount) events, verdict \(report.outcome.isCrash ? "CRASHED — \(report.outcome.message)" : outcome)"
             )
-            console.out(outcome.tally.line)
-            return status
+            if !report.outcome.isCrash { console.out(report.tally.line) }
+        case .identical where report.outcome.isCrash:
+            console.verdict(
+                "\(title): identical — crashed at event \(report.eventCount) (after \(report.lastEventText)): \(report.outcome.message)"
+            )
+            if let recorded = report.recorded, recorded.message != report.outcome.message {
+                console.err("note: recorded message was: \(recorded.message)")
+            }
+            for line in try CrashContext(path: trace).lines { console.out(line) }
+        default:
+            console.verdict(
+                "\(title): identical — \(report.eventsCompared) events, digest \(report.digest); verdict \(outcome) (recorded: \(report.recorded.map { "\($0)" } ?? "none (truncated)"))"
+            )
+            console.out(report.tally.line)
         }
-        let recordedVerdict = footer.map { "\($0.verdict)" } ?? "none (truncated)"
-        console.verdict(
-            "\(title): identical — \(outcome.eventsCompared) events, digest \(outcome.result.digest); verdict \(outcome.result.verdict.isFailure ? "FAIL — \(outcome.result.verdict)" : "pass") (recorded: \(recordedVerdict))"
-        )
-        console.out(outcome.tally.line)
         return status
     }
 
+    /// The `inconclusive:` line.
+    static func inconclusiveText(_ reason: InconclusiveReason, variant: String) -> String {
+        switch reason {
+        case .unfollowed(let decisions):
+            guard let first = decisions.first else {
+                return
+                    "a decision could not be followed on variant \(variant) — the fix was not tested on this schedule"
+            }
+            let more = decisions.count > 1 ? " (and \(decisions.count - 1) more)" : ""
+            return "decision \(first.number) (\(first.summary)) could not be followed on variant \(variant)\(more)"
+                + " — the fix was not tested on this schedule"
+        case .scheduleProblem(let problem): return "\(problem) — the fix was not tested on this schedule"
+        case .truncated:
+            return
+                "the trace is truncated: only a prefix of its schedule was followed — the fix was not tested on the whole schedule"
+        }
+    }
+
     /// The `--json` document of a replay.
-    private func document(
-        verdict: String, status: Int32, header: TraceHeader, plan: RunPlan, outcome: Verdict,
-        extra: [JSONValue.Member]
-    ) -> ResultDocument {
+    private func document(_ report: ReplayReport, status: Int32) -> ResultDocument {
+        var members: [JSONValue.Member] = [
+            .init("recordedVariant", .string(report.recordedVariant)), .init("trace", .string(trace)),
+            .init("outcome", ResultDocument.outcome(report.outcome)),
+            .init("findings", ResultDocument.findings(report.outcome, seed: report.seed, trace: trace)),
+            .init("digest", .string(report.digest.description)),
+            .init("notes", .array(report.notes.map { .string($0) })),
+            .init("followed", .string(report.tally.line)),
+        ]
+        if case .inconclusive(let reason) = report.verdict {
+            members.append(.init("reason", .string(Self.inconclusiveText(reason, variant: report.variant))))
+        }
+        switch report.verdict {
+        case .pass(let evidence?), .fail(_, let evidence?):
+            members.append(
+                .init(
+                    "raceRemoved",
+                    .object([
+                        "decisions": .array(evidence.unfollowed.map { .int(Int64($0.number)) }),
+                        "strategy": .string(evidence.strategy),
+                        "seeds": .string("\(evidence.seeds.lowerBound)..<\(evidence.seeds.upperBound)"),
+                        "failures": .int(Int64(evidence.failures)),
+                    ])))
+        default: break
+        }
+        if !report.onOtherVariant {
+            let lines: [String]
+            if case .diverged(_, let divergence) = report.verdict { lines = divergence } else { lines = [] }
+            members += [
+                .init("eventsCompared", .unsigned(report.eventsCompared)),
+                .init("recorded", report.recorded.map { ResultDocument.outcome($0) } ?? .null),
+                .init("truncated", .bool(report.recordingIsTruncated)),
+                .init("divergence", .array(lines.map { .string($0) })),
+            ]
+        }
         return ResultDocument(
-            command: "replay", verdict: verdict, exitCode: status,
+            command: "replay", verdict: report.verdict.name, exitCode: status,
             members: ResultDocument.run(
-                scenario: header.scenario, variant: plan.variant, strategy: header.strategy, seed: header.seed)
-                + [
-                    .init("recordedVariant", .string(header.variant)), .init("trace", .string(trace)),
-                    .init("outcome", ResultDocument.outcome(outcome)),
-                    .init("findings", ResultDocument.findings(outcome, seed: header.seed, trace: trace)),
-                ] + extra)
+                scenario: report.scenario, variant: report.variant, strategy: report.strategy, seed: report.seed)
+                + members)
     }
 }

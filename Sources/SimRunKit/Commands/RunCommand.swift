@@ -40,6 +40,8 @@ struct RunCommand: CatalogCommand {
         }
     }
     @OptionGroup var output: OutputOptions
+    /// Set by the parent on the child it runs the schedule in (`GuardedRun`).
+    @Flag(help: .hidden) var guarded = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
@@ -49,6 +51,13 @@ struct RunCommand: CatalogCommand {
             scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy,
             noise: noise)
         if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
+        // The model may trap on this schedule: it runs in a child, and a trap is a crash finding.
+        if !guarded, let termination = try GuardedRun.inChild() {
+            guard case .signaled = termination else {
+                return GuardedRun.status(of: termination, command: "run", trace: nil, console: context.console)
+            }
+            return try reportCrash(plan: plan, context: context)
+        }
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
         if path == nil && result.verdict.isFailure {
@@ -96,5 +105,52 @@ struct RunCommand: CatalogCommand {
                     ]
             ).text)
         return status
+    }
+
+    /// The run trapped in its child: records it again in a child that checkpoints every record,
+    /// seals the trace up to the trap, and prints the crash with its trace and replay command.
+    private func reportCrash(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32 {
+        let console = context.console
+        let wanted = out ?? "\(failureDir)/\(plan.scenario.name)-\(plan.variant)-seed\(seed).simtrace"
+        let recording = IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
+        let recorded: IsolatedRecording.Outcome
+        let path: String
+        if out != nil {
+            try OutputPath.createParent(of: wanted)
+            recorded = try recording.record(seed: seed, to: wanted)
+            path = wanted
+        } else {
+            (recorded, path) = try FindingStore(console: console).save(to: wanted) {
+                (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
+                try recording.record(seed: seed, to: target)
+            }
+        }
+        let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
+        if recorded.crashed {
+            console.verdict(
+                "\(title): CRASH — crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
+            )
+            for line in try CrashContext(path: path).lines { console.out(line) }
+        } else {
+            console.verdict(
+                "\(title): CRASH in a child, but NONDETERMINISTIC: recorded again it ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass")"
+            )
+        }
+        console.out("trace: \(path)")
+        console.out("replay: \(context.programName) replay \(shellQuoted(path))")
+        console.json(
+            ResultDocument(
+                command: "run", verdict: "fail", exitCode: ExitStatus.failure,
+                members: ResultDocument.run(
+                    scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: seed)
+                    + [
+                        .init("outcome", ResultDocument.outcome(recorded.verdict)),
+                        .init("events", .unsigned(recorded.eventCount)),
+                        .init("digest", .string(recorded.digest.description)), .init("trace", .string(path)),
+                        .init("findings", ResultDocument.findings(recorded.verdict, seed: seed, trace: path)),
+                    ]
+            ).text)
+        return ExitStatus.failure
     }
 }

@@ -18,6 +18,8 @@ struct ShrinkCommand: CatalogCommand {
     @Option(name: [.short, .long], help: "Where to write the shrunk trace (default: <trace>.shrunk.simtrace).")
     var out: String?
     @OptionGroup var output: OutputOptions
+    /// Set by the parent on the child it shrinks in (`GuardedRun`).
+    @Flag(help: .hidden) var guarded = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
@@ -42,21 +44,24 @@ struct ShrinkCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
+        // A candidate schedule may trap: the shrinking runs in a child, and a trap is a finding.
+        if !guarded, let termination = try GuardedRun.inChild() {
+            return GuardedRun.status(of: termination, command: "shrink", trace: trace, console: context.console)
+        }
         try OutputPath.createParent(of: path)
-        guard let shrunk = try Self.shrink(input, footer: footer, plan: plan, to: path) else {
+        guard let shrunk = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path) else {
             throw CommandFailure(
                 ExitStatus.failure, "\(trace): the recorded failure does not reproduce on this build; cannot shrink")
         }
         let console = context.console
-        console.verdict("shrunk in \(shrunk.runs) runs: \(shrunk.summary.line)")
-        console.out("same failure: \(shrunk.summary.after.verdict)")
+        console.verdict(shrunk.line)
+        console.out("same failure: \(shrunk.verdict)")
         console.out("trace: \(path)")
         console.out("replay: \(context.programName) replay \(shellQuoted(path))")
-        let (before, after) = (shrunk.summary.before, shrunk.summary.after)
-        let counts = { (result: RunResult) -> JSONValue in
+        let counts = { (counts: ShrinkCounts) -> JSONValue in
             .object([
-                "decisions": .int(Int64(result.tape.count)), "nonFifo": .int(Int64(result.deviations)),
-                "events": .unsigned(result.eventCount), "steps": .int(Int64(result.steps)),
+                "decisions": .int(Int64(counts.decisions)), "nonFifo": .int(Int64(counts.nonFifo)),
+                "events": .unsigned(counts.events), "steps": .int(Int64(counts.steps)),
             ])
         }
         console.json(
@@ -67,39 +72,39 @@ struct ShrinkCommand: CatalogCommand {
                     seed: input.header.seed)
                     + [
                         .init("trace", .string(path)), .init("runs", .int(Int64(shrunk.runs))),
-                        .init("outcome", ResultDocument.outcome(after.verdict)),
-                        .init("before", counts(before)), .init("after", counts(after)),
-                        .init("findings", ResultDocument.findings(after.verdict, seed: input.header.seed, trace: path)),
+                        .init("outcome", ResultDocument.outcome(shrunk.verdict)),
+                        .init("before", counts(shrunk.before)), .init("after", counts(shrunk.after)),
+                        .init(
+                            "findings", ResultDocument.findings(shrunk.verdict, seed: input.header.seed, trace: path)),
                     ]
             ).text)
         return ExitStatus.ok
     }
 }
 
-extension ShrinkCommand {
-    /// Shrinks a failing trace's schedule and records the result at `path` (keeping where it was
-    /// found); nil when the failure does not reproduce. Shared by `shrink` and by `fuzz` run in-process.
-    static func shrink(_ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String)
-        throws(CommandFailure) -> (runs: Int, summary: ShrinkSummary)?
-    {
-        let shrinker = Shrinker(plan: plan, seed: input.header.seed, target: FailureSignature(footer.verdict))
-        guard let outcome = shrinker.shrink(input.tape) else { return nil }
-        let kept = input.header.options.filter { $0.key == "foundAtSeed" }.map { ($0.key, $0.value) }
-        let recorded = try Recorder.record(
-            plan: plan, seed: input.header.seed, tape: outcome.tape, strategyName: input.header.strategy, to: path,
-            options: kept + [("shrunk", "true")])
-        return (outcome.runs, ShrinkSummary(before: outcome.original, after: recorded))
-    }
-}
+/// `simrun _shrink`: shrinks a saved finding in place in a process of its own (a candidate schedule
+/// may trap) and sends the parent one typed record (`ChildRecord`). Hidden: only `fuzz` runs it.
+struct ShrinkChildCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_shrink", abstract: "Shrink one trace for a parent process (internal).", shouldDisplay: false)
 
-/// Before/after figures of a shrink.
-struct ShrinkSummary {
-    let before: RunResult
-    let after: RunResult
+    @Argument var trace: String
 
-    /// `decisions 13 → 3 (non-fifo 9 → 2), events 65 → 40, steps 18 → 12`
-    var line: String {
-        "decisions \(before.tape.count) → \(after.tape.count) (non-fifo \(before.deviations) → \(after.deviations)), "
-            + "events \(before.eventCount) → \(after.eventCount), steps \(before.steps) → \(after.steps)"
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        let record: ChildRecord
+        do throws(CommandFailure) {
+            let input = try TraceInput(path: trace)
+            guard let footer = input.footer, footer.verdict.isFailure else {
+                throw CommandFailure(ExitStatus.usage, "\(trace): no failure to shrink")
+            }
+            let plan = try input.plan(in: context.catalog)
+            record =
+                try TraceShrink.shrink(input, footer: footer, plan: plan, to: trace).map { .shrunk($0) }
+                ?? .notReproduced
+        } catch {
+            record = .failure(code: error.code, message: error.message)
+        }
+        Console().out(record.text)
+        return ExitStatus.ok
     }
 }

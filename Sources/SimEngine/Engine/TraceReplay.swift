@@ -1,0 +1,295 @@
+import SimCore
+import SimTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A replay to decide: a trace, and the variant and noise to replay it with (nil: the recording's).
+public struct ReplayRequest: Sendable, Equatable {
+    /// The `.simtrace` file.
+    public var trace: String
+    /// Another variant to follow the schedule on; nil (or the recorded one) compares events.
+    public var variant: String?
+    /// Other noise lanes; nil (or the recorded count) keeps the recording's.
+    public var noise: Int?
+
+    /// A replay of `trace` on `variant` with `noise` lanes.
+    public init(trace: String, variant: String? = nil, noise: Int? = nil) {
+        self.trace = trace
+        self.variant = variant
+        self.noise = noise
+    }
+}
+
+/// The one place a replay's ``ReplayVerdict`` is decided. `simrun replay`, its `--json` and
+/// SimTesting's `TraceCorpus` all call it and present its ``ReplayReport``.
+///
+/// The rules, stated once:
+/// - On the recorded variant every event is compared: `identical` only when the whole recording
+///   was compared and the verdict and digest match; a difference is `diverged`; a recording cut
+///   short whose prefix matched is `inconclusive` (`truncated`); bytes that cannot be read after a
+///   readable prefix are `damaged` (with how many events were compared).
+/// - On another variant the schedule is followed by identity. A failure is `fail` (a trap
+///   `crashed`). A pass counts only if every non-fifo decision was followed; otherwise it is
+///   `inconclusive`, except when every unfollowed decision shows the race removed by the fix (its
+///   job no longer runs, or runs only after the jobs it overtook, ``UnfollowedDecision/showsRaceRemoved``):
+///   then the replay cannot test the fix, and a `pct` campaign of ``raceRemovedSeeds`` on that
+///   variant decides instead (its result and the decisions are the verdict's evidence). A truncated
+///   recording that passes there is `inconclusive` (`truncated`).
+/// - ``decideIsolated(_:catalog:executable:)`` runs the replay in a child process, so a model that
+///   traps is a `crashed` (or, on the recorded variant, compared) outcome, never the end of the host.
+public enum TraceReplay {
+    /// The seeds of the campaign the "fix removes the race" rule runs on the other variant.
+    public static let raceRemovedSeeds: Range<UInt64> = 0..<500
+
+    /// A replay child's time limit: a year, none in practice.
+    static let noTimeout: Double = 365 * 24 * 3600
+
+    /// Decides the replay in this process. A model that traps takes this process down: use
+    /// ``decideIsolated(_:catalog:executable:)`` wherever that is possible.
+    ///
+    /// Throws for input that cannot be replayed at all: a missing file (`missingInput`), an
+    /// unreadable header, an unknown scenario, variant or strategy, and (on another variant, where
+    /// the schedule must be read whole first) damage anywhere in the file (`badTrace`).
+    public static func decide(_ request: ReplayRequest, catalog: ScenarioCatalog) throws(CommandFailure)
+        -> ReplayReport
+    {
+        let reader: TraceReader
+        do {
+            reader = try TraceReader(path: request.trace)
+        } catch {
+            throw TraceInput.failure(error)
+        }
+        let header = reader.header
+        let recordedPlan = try TraceInput.plan(for: header, path: request.trace, in: catalog, variant: nil)
+        let onOther =
+            request.variant.map { $0 != header.variant } ?? false
+            || request.noise.map { $0 != recordedPlan.noise } ?? false
+        if !onOther {
+            let outcome = try TraceReplayer.replayComparing(
+                reading: reader, path: request.trace, plan: recordedPlan, throwingOnDamage: false)
+            return compared(outcome, header: header, plan: recordedPlan, trace: request.trace)
+        }
+        let input = try TraceInput(path: request.trace)
+        let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)
+        return followed(input: input, plan: plan, recordedNoise: recordedPlan.noise)
+    }
+
+    /// The report's facts that come from the header and the plan.
+    static func report(_ verdict: ReplayVerdict, header: TraceHeader, plan: RunPlan, recordedNoise: Int, trace: String)
+        -> ReplayReport
+    {
+        var report = ReplayReport(verdict: verdict, trace: trace)
+        report.scenario = header.scenario
+        report.recordedVariant = header.variant
+        report.variant = plan.variant
+        report.strategy = header.strategy
+        report.seed = header.seed
+        report.recordedNoise = recordedNoise
+        report.noise = plan.noise
+        return report
+    }
+
+    /// The verdict of a comparing replay on the recorded variant.
+    static func compared(_ outcome: TraceReplayer.Outcome, header: TraceHeader, plan: RunPlan, trace: String)
+        -> ReplayReport
+    {
+        let verdict: ReplayVerdict
+        let recorded = outcome.recordedFooter?.verdict
+        if let damage = outcome.damage {
+            verdict = .damaged(message: damage.description, eventsCompared: outcome.eventsCompared)
+        } else if let lines = outcome.divergence {
+            verdict = .diverged(atEvent: outcome.divergedAt ?? outcome.eventsCompared, lines: lines)
+        } else if outcome.recordingIsTruncated || outcome.reachedTruncation || recorded == nil {
+            verdict = .inconclusive(.truncated(eventsCompared: outcome.eventsCompared))
+        } else if let recorded, recorded != outcome.result.verdict {
+            verdict = .diverged(
+                atEvent: outcome.eventsCompared,
+                lines: [
+                    "the same events, but the verdict differs: recorded \(recorded), replayed \(outcome.result.verdict)"
+                ])
+        } else {
+            verdict = .identical
+        }
+        var report = Self.report(verdict, header: header, plan: plan, recordedNoise: plan.noise, trace: trace)
+        report.outcome = outcome.result.verdict
+        report.recorded = recorded
+        report.eventCount = UInt64(outcome.result.eventCount)
+        report.eventsCompared = outcome.eventsCompared
+        report.digest = outcome.result.digest
+        report.tally = outcome.tally
+        report.notes = outcome.notes
+        report.recordingIsTruncated = outcome.recordingIsTruncated
+        return report
+    }
+
+    /// The verdict of the schedule followed by identity on another variant (or other noise).
+    static func followed(input: TraceInput, plan: RunPlan, recordedNoise: Int) -> ReplayReport {
+        let outcome = TraceReplayer(input: input, plan: plan).replayForVerdict()
+        let verdict: ReplayVerdict
+        let unfollowed = outcome.unfollowed.map(UnfollowedDecision.init)
+        if outcome.result.verdict.isFailure {
+            verdict = .fail(outcome.result.verdict, raceRemoved: nil)
+        } else if let problem = outcome.scheduleProblem {
+            verdict = .inconclusive(.scheduleProblem(problem))
+        } else if !unfollowed.isEmpty && unfollowed.allSatisfy(\.showsRaceRemoved) {
+            // The fix removes the race itself: the replay cannot test it; a campaign on it must.
+            var campaign = plan
+            campaign.strategy = StrategySpec(kind: .pct)
+            let report = Fuzzer(plan: campaign, configuration: Fuzzer.Configuration(seeds: raceRemovedSeeds, jobs: 1))
+                .run()
+            let first = report.findings.min { $0.seed < $1.seed }
+            let evidence = RaceRemoved(
+                unfollowed: unfollowed, strategy: "pct", seeds: raceRemovedSeeds, failures: report.failures,
+                firstFailingSeed: first?.seed)
+            if let first, report.failures > 0 {
+                verdict = .fail(first.verdict, raceRemoved: evidence)
+            } else {
+                verdict =
+                    input.isTruncated ? .inconclusive(.truncated(eventsCompared: 0)) : .pass(raceRemoved: evidence)
+            }
+        } else if !outcome.isConclusive {
+            verdict = .inconclusive(.unfollowed(unfollowed))
+        } else if input.isTruncated {
+            verdict = .inconclusive(.truncated(eventsCompared: 0))
+        } else {
+            verdict = .pass(raceRemoved: nil)
+        }
+        var report = Self.report(
+            verdict, header: input.header, plan: plan, recordedNoise: recordedNoise, trace: input.path)
+        report.outcome = outcome.result.verdict
+        report.recorded = input.footer?.verdict
+        report.eventCount = UInt64(outcome.result.eventCount)
+        report.digest = outcome.result.digest
+        report.tally = outcome.tally
+        report.notes = outcome.notes
+        report.recordingIsTruncated = input.isTruncated
+        return report
+    }
+}
+
+extension UnfollowedDecision {
+    /// The engine's record of an unfollowed departure, as a verdict's evidence.
+    init(_ missed: ScheduleStrategy.Unfollowed) {
+        let reason =
+            switch missed.reason {
+            case .missing: "missing"
+            case .ordered: "ordered"
+            case .apart: "apart"
+            case .neverAhead: "never-ahead"
+            case .siteDiffers: "site-differs"
+            }
+        self.init(number: missed.entry.number, summary: missed.entry.summary, reason: reason, why: missed.why)
+    }
+}
+
+extension TraceReplay {
+    /// Decides the replay in a child process of `executable` (nil: this very executable, which must
+    /// be built on `SimRun.main`), so that a model that traps ends the child, never this process.
+    ///
+    /// The child (`simrun _replay`) decides as ``decide(_:catalog:)`` would and sends the report
+    /// back as one typed record. When the child dies of a signal, the schedule is recorded again in
+    /// a child that checkpoints every record (sealed up to the trap), and that recording decides:
+    /// on the recorded variant its events are compared with the trace's (`identical` only when the
+    /// recording crashed the same way; a truncated recording whose prefix matched is
+    /// `inconclusive`), on another variant it is `crashed`.
+    public static func decideIsolated(_ request: ReplayRequest, catalog: ScenarioCatalog, executable: String? = nil)
+        throws(CommandFailure) -> ReplayReport
+    {
+        var arguments = ["_replay", request.trace]
+        if let variant = request.variant { arguments += ["--variant", variant] }
+        if let noise = request.noise { arguments += ["--noise", String(noise)] }
+        // As long as the replay takes (a long trace may take minutes): a kill is never mistaken for a trap.
+        let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: Self.noTimeout)
+        if case .exited = output.termination {
+            let line = output.stdout.split(separator: "\n").last.map(String.init) ?? ""
+            switch ReplayChildRecord(decoding: line) {
+            case .report(let report): return report
+            case .failure(let code, let message): throw CommandFailure(code, message)
+            case nil:
+                let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
+                throw CommandFailure(ExitStatus.failure, "the replay child process sent no verdict: \(why)")
+            }
+        }
+        return try crashRoute(request, catalog: catalog, executable: executable, termination: output.termination)
+    }
+
+    /// The replay's process died: record the schedule again in a child sealed up to the trap, and
+    /// decide from that recording.
+    private static func crashRoute(
+        _ request: ReplayRequest, catalog: ScenarioCatalog, executable: String?, termination: ChildProcess.Termination
+    ) throws(CommandFailure) -> ReplayReport {
+        let input = try TraceInput(path: request.trace)
+        let recordedNoise = try TraceInput.noise(of: input.header, path: request.trace)
+        let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)
+        let path = DeterminismCheck.temporaryTracePath("replay")
+        defer { unlink(path) }
+        let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise
+        // Recorded again the way the child replayed it: by identity on another variant or noise.
+        let again = try IsolatedRecording(
+            scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
+            executable: executable
+        ).record(
+            seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, to: path, timeoutSeconds: noTimeout)
+        let verdict: ReplayVerdict
+        var compared: UInt64 = 0
+        if onOther || !again.crashed && !input.isTruncated && input.footer.map({ !$0.verdict.isCrash }) ?? true {
+            // Another variant (or a trap the re-recording did not repeat): the trap is the verdict.
+            let message = again.crashed ? again.verdict.message : "the replay's process \(termination)"
+            verdict = .crashed(message: message, atEvent: again.eventCount)
+        } else if let difference = try TraceComparison(expected: request.trace, actual: path).difference(
+            expectedLabel: "recorded", actualLabel: "replayed")
+        {
+            compared = difference.atEvent
+            if difference.expectedEnded && input.isTruncated {
+                verdict = .inconclusive(.truncated(eventsCompared: input.eventCount))
+                compared = input.eventCount
+            } else {
+                var lines = difference.lines
+                if !again.crashed { lines.append("  the replay did not crash: \(again.verdict)") }
+                verdict = .diverged(atEvent: difference.atEvent, lines: lines)
+            }
+        } else if input.isTruncated {
+            compared = input.eventCount
+            verdict = .inconclusive(.truncated(eventsCompared: input.eventCount))
+        } else if !again.crashed {
+            compared = input.eventCount
+            verdict = .diverged(
+                atEvent: input.eventCount,
+                lines: [
+                    "the same events, but the replay did not crash (recorded: \(input.footer?.verdict.message ?? ""))"
+                ])
+        } else if let recorded = input.footer?.verdict, !recorded.isCrash {
+            compared = input.eventCount
+            verdict = .diverged(
+                atEvent: input.eventCount,
+                lines: ["the same events, but the replay crashed: \(again.verdict.message) (recorded: \(recorded))"])
+        } else {
+            compared = input.eventCount
+            verdict = .identical
+        }
+        var report = Self.report(
+            verdict, header: input.header, plan: plan, recordedNoise: recordedNoise, trace: request.trace)
+        report.outcome = again.verdict
+        report.recorded = input.footer?.verdict
+        report.eventCount = again.eventCount
+        report.eventsCompared = compared
+        report.digest = again.digest
+        report.recordingIsTruncated = input.isTruncated
+        report.lastEventText = again.lastEventText
+        return report
+    }
+}
+
+extension Verdict {
+    /// True for `crashed`.
+    package var isCrash: Bool {
+        if case .crashed = self { return true }
+        return false
+    }
+}
