@@ -186,8 +186,10 @@ struct FuzzCommand: CatalogCommand {
         try checkReplay(of: path, plan: plan, console: console)
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
-        if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
-            console.out("  fixed:  \(context.programName) replay \(shellQuoted(path)) --variant fixed")
+        if let hint = plan.scenario.fixHintLine(
+            for: plan.variant, replayCommand: "\(context.programName) replay \(shellQuoted(path))")
+        {
+            console.out(hint)
         }
         return path
     }
