@@ -2,6 +2,7 @@ import Foundation
 import SimCore
 import SimEngine
 import SimRunKit
+import SimScenarios
 import SimTestSupport
 import Testing
 
@@ -67,5 +68,36 @@ private final class RaceFlags: @unchecked Sendable {
         // Every non-fifo decision of the recording was followed: none missing, nothing inconclusive.
         #expect(output.contains(" non-fifo)") && output.contains("(all "), "\(output)")
         #expect(!output.contains("inconclusive"), "\(output)")
+    }
+}
+
+/// An actor's drain job is named after the caller that scheduled it but runs every call queued on the
+/// actor meanwhile: each call it runs is named by an `actor.call` event in that job.
+@Suite struct ActorCallerTests {
+    @Test func everyActorJobThatFetchesNamesTheTaskWhoseCallItRuns() {
+        let scenario = ActorReentrancyCache.scenario
+        var callers: Set<String> = []
+        for seed: UInt64 in 0..<12 {
+            let sink = MemorySink()
+            _ = scenario.run(variant: "buggy", seed: seed, strategy: RandomStrategy(), sink: sink)
+            var job: (lane: String, kinds: [String], subjects: [String])?
+            func check() {
+                guard let job, job.lane.contains("/actor"), job.kinds.contains("backend.fetch") else { return }
+                #expect(job.kinds.contains("actor.call"), "seed \(seed): \(job.lane) fetches for no named task")
+            }
+            for event in sink.events {
+                let kind = sink.text(event.kind)
+                if kind == "sched.pick" {
+                    check()
+                    job = (sink.text(event.lane), [], [])
+                } else if job != nil {
+                    job!.kinds.append(kind)
+                    if kind == "actor.call" { callers.insert(sink.text(event.subject)) }
+                }
+            }
+            check()
+        }
+        // Both callers are seen calling the actors, by the stable names of their tasks.
+        #expect(callers == ["task.1", "task.2"], "\(callers)")
     }
 }

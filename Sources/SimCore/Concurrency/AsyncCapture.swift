@@ -88,6 +88,22 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         return (entry, true)
     }
 
+    /// While an actor's drain job runs: the tasks whose calls it has been seen running so far.
+    private var drainCallers: [String]?
+
+    /// Inside a drain job, names the task whose actor call runs now (once per task and drain job) with
+    /// an `actor.call` event on the drain's lane: the drain is named after the caller that scheduled
+    /// it, but it runs every call queued on the actor meanwhile. The runtime shows an executor neither
+    /// the actor nor the method, only the task; a call is seen when it enqueues or creates something
+    /// (its return hop to the caller's executor at the latest).
+    private func noteActorCaller() {
+        guard drainCallers != nil else { return }
+        let id = ExecutorCapture.currentTaskID
+        guard id != 0, let caller = names[id]?.name, drainCallers?.contains(caller) == false else { return }
+        drainCallers?.append(caller)
+        simulation.emit("actor.call", caller)
+    }
+
     /// The task whose code runs now: the runtime's current task when it is one of this run's (inside
     /// an actor's drain job that is the task whose call the actor runs), else the running job's task.
     private var currentTaskName: String {
@@ -97,6 +113,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueGlobal(_ job: CapturedJob) {
+        noteActorCaller()
         guard let (task, isNew) = task(of: job) else {
             let caller = currentTaskName
             let ordinal = (actorJobCounts[caller] ?? 0) + 1
@@ -112,6 +129,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueMain(_ job: CapturedJob) {
+        noteActorCaller()
         guard let (task, _) = task(of: job) else {
             simulation.post(mainLane, labelActor) { [unowned self] in
                 run(job, as: running, main: true, isTaskJob: false)
@@ -122,6 +140,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueTimed(_ job: CapturedJob, lower: Duration, span: Duration) {
+        noteActorCaller()
         let delay = Self.virtualDelay(lower: lower, span: span)
         let owner = names[job.taskID]?.name ?? currentTaskName
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
@@ -142,6 +161,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private func run(_ job: CapturedJob, as task: String, main: Bool, isTaskJob: Bool = true) {
         running = task
         if isTaskJob { jobCounts[task, default: 0] += 1 }
+        drainCallers = isTaskJob ? nil : []
+        defer { drainCallers = nil }
         jobStartContinuous = ContinuousClock.now
         if main { job.runMain() } else { job.runGlobal() }
     }

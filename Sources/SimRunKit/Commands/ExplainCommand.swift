@@ -97,7 +97,7 @@ struct ExplainCommand: CatalogCommand {
         }
         if let race = races.race {
             return
-                "The race: \(race.sentence); sent back to fifo with every other decision kept, the failure goes away (\(races.flips.count) non-fifo decisions flipped one at a time)."
+                "The race: \(race.sentence); sent back to fifo with every other decision kept, the failure goes away (\(races.flips.count) non-fifo decision\(races.flips.count == 1 ? "" : "s") flipped one at a time)."
         }
         if races.flips.contains(where: \.removesFailure) {
             return
