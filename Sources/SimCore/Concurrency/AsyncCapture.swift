@@ -114,6 +114,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     func enqueueGlobal(_ job: CapturedJob) {
         noteActorCaller()
+        if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, isNew) = task(of: job) else {
             let caller = currentTaskName
             let ordinal = (actorJobCounts[caller] ?? 0) + 1
@@ -130,6 +131,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     func enqueueMain(_ job: CapturedJob) {
         noteActorCaller()
+        if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, _) = task(of: job) else {
             simulation.post(mainLane, labelActor) { [unowned self] in
                 run(job, as: running, main: true, isTaskJob: false)
@@ -139,14 +141,42 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         simulation.post(mainLane, task.mainLabel) { [unowned self] in run(job, as: task.name, main: true) }
     }
 
+    /// A sleep whose timer has not fired, by the sleeping task's runtime id.
+    private struct PendingSleep {
+        let timer: TimerHandle
+        let deadline: Int64
+        let owner: String
+        let job: CapturedJob
+    }
+    private var sleeping: [UInt64: PendingSleep] = [:]
+
     func enqueueTimed(_ job: CapturedJob, lower: Duration, span: Duration) {
         noteActorCaller()
         let delay = Self.virtualDelay(lower: lower, span: span)
         let owner = names[job.taskID]?.name ?? currentTaskName
+        let sleeper = ExecutorCapture.currentTaskID
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
-        simulation.schedule(at: simulation.now &+ delay.nanosecondsClamped, on: simulation.lane(owner), "task.sleep") {
-            [unowned self] in
+        let deadline = simulation.now &+ delay.nanosecondsClamped
+        let timer = simulation.schedule(at: deadline, on: simulation.lane(owner), "task.sleep") { [unowned self] in
+            sleeping[sleeper] = nil
             run(job, as: owner, main: false)
+        }
+        if sleeper != 0 { sleeping[sleeper] = PendingSleep(timer: timer, deadline: deadline, owner: owner, job: job) }
+    }
+
+    /// A sleeping task resumed before its timer fired: its sleep was cancelled. The timer's job still
+    /// runs at the deadline (the runtime's sleep job must run) but it wakes no one, so it is relabelled
+    /// `task.sleep.cancelled`: a replay does not count a recorded `task.sleep` decision as followed by
+    /// this empty job, and the trace says what happened (`task.sleep.cancelled` when the task woke).
+    private func noteCancelledSleep(of taskID: UInt64) {
+        guard let pending = sleeping.removeValue(forKey: taskID) else { return }
+        simulation.cancel(pending.timer)
+        simulation.emit("task.sleep.cancelled", pending.owner, ["deadline": .int(Int(pending.deadline))])
+        let job = pending.job
+        let owner = pending.owner
+        simulation.schedule(at: pending.deadline, on: simulation.lane(owner), "task.sleep.cancelled") {
+            [unowned self] in
+            run(job, as: owner, main: false, isTaskJob: false)
         }
     }
 
