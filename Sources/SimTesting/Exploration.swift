@@ -176,8 +176,8 @@ struct ExplorationRun: Sendable {
                 "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
                 "  replay: \(failure.replayCommand)",
             ]
-            if scenario.hasVariant("fixed") && chosen != "fixed" {
-                lines.append("  fixed:  \(failure.replayCommand) --variant fixed")
+            if let hint = scenario.fixHintLine(for: chosen, replayCommand: failure.replayCommand) {
+                lines.append(hint)
             }
             outcome.issues.append(lines.joined(separator: "\n"))
         } catch {

@@ -4,11 +4,18 @@ import Synchronization
 /// lane of the simulation, turns sleeps into timers on the virtual clock, and turns work that left
 /// the run into findings.
 ///
-/// Identities are stable: the scenario's body is the task `task`; the k-th task created by a task
-/// named `N` is `N.k` (`Task {}`, `Task.detached`, task-group children alike). A task's jobs run on the
-/// lane of its name; its main-actor jobs run on the `main` lane with its name as their label; an
-/// actor's drain job runs on a lane of its own, `N/actor` then `N/actor#2`, … after the task `N` that
-/// scheduled it. Runtime task ids are only keys for live tasks, never recorded.
+/// Identities are stable: the scenario's body is the task `task`; a task is named after the job that
+/// created it — the k-th task created during the j-th job of task `N` is `N.k` when j is 1 and `N@j.k`
+/// after (`Task {}`, `Task.detached`, task-group children alike) — so a task added in another job, or
+/// in another task, renames no one. The creator is the task the runtime says is current, also inside
+/// an actor's drain job (which runs other tasks' jobs than the one that scheduled it). The runtime
+/// shows neither a task's creation site nor its `Task(name:)` name to an executor (only the current
+/// task's name, once the task runs), so a task added earlier in the same job still shifts the
+/// ordinals after it. A task's jobs run on the lane of its name; its main-actor jobs run on the `main`
+/// lane with its name as their label; an actor's drain job runs on a lane of its own, `N/actor` then
+/// `N/actor#2`, … after the task `N` that scheduled it (the caller whose hop to the idle actor needed
+/// it); a sleep's timer fires on the lane of the task that slept. Runtime task ids are only keys for
+/// live tasks, never recorded.
 final class AsyncCapture: JobRouter, @unchecked Sendable {
     unowned let simulation: Simulation
     let route: CaptureRoute
@@ -20,8 +27,10 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     /// This run's tasks by runtime task id: name, lane, and the name as a label on `main`.
     private var names: [UInt64: TaskEntry] = [:]
-    /// Tasks created so far by each task (by name), for the next child's ordinal.
+    /// Tasks created so far in each job (by `N` or `N@j`), for the next child's ordinal.
     private var childCounts: [String: Int] = [:]
+    /// Jobs run so far for each task (by name): the creating job's index in a child's name.
+    private var jobCounts: [String: Int] = [:]
     private var actorJobCounts: [String: Int] = [:]
     /// The task whose job is running now (`task` before the first job: the body's creator).
     private var running = "task"
@@ -62,27 +71,57 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         guard job.taskID != 0 else { return nil }
         if let known = names[job.taskID] { return (known, false) }
         let name: String
+        let creator = currentTaskName
         if names.isEmpty {
             name = "task"  // the scenario's body
         } else {
-            let ordinal = (childCounts[running] ?? 0) + 1
-            childCounts[running] = ordinal
-            name = "\(running).\(ordinal)"
+            let jobIndex = max(1, jobCounts[creator] ?? 0)
+            let creatingJob = jobIndex == 1 ? creator : "\(creator)@\(jobIndex)"
+            let ordinal = (childCounts[creatingJob] ?? 0) + 1
+            childCounts[creatingJob] = ordinal
+            name = "\(creatingJob).\(ordinal)"
         }
         let entry = TaskEntry(name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name))
         names[job.taskID] = entry
         ExecutorCapture.register(job.taskID, to: self)
-        simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : running)])
+        simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : creator)])
         return (entry, true)
     }
 
+    /// While an actor's drain job runs: the tasks whose calls it has been seen running so far.
+    private var drainCallers: [String]?
+
+    /// Inside a drain job, names the task whose actor call runs now (once per task and drain job) with
+    /// an `actor.call` event on the drain's lane: the drain is named after the caller that scheduled
+    /// it, but it runs every call queued on the actor meanwhile. The runtime shows an executor neither
+    /// the actor nor the method, only the task; a call is seen when it enqueues or creates something
+    /// (its return hop to the caller's executor at the latest).
+    private func noteActorCaller() {
+        guard drainCallers != nil else { return }
+        let id = ExecutorCapture.currentTaskID
+        guard id != 0, let caller = names[id]?.name, drainCallers?.contains(caller) == false else { return }
+        drainCallers?.append(caller)
+        simulation.emit("actor.call", caller)
+    }
+
+    /// The task whose code runs now: the runtime's current task when it is one of this run's (inside
+    /// an actor's drain job that is the task whose call the actor runs), else the running job's task.
+    private var currentTaskName: String {
+        let id = ExecutorCapture.currentTaskID
+        if id != 0, let entry = names[id] { return entry.name }
+        return running
+    }
+
     func enqueueGlobal(_ job: CapturedJob) {
+        noteActorCaller()
+        if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, isNew) = task(of: job) else {
-            let ordinal = (actorJobCounts[running] ?? 0) + 1
-            actorJobCounts[running] = ordinal
-            let lane = simulation.lane(ordinal == 1 ? "\(running)/actor" : "\(running)/actor#\(ordinal)")
-            let owner = running
-            simulation.post(lane, labelActor) { [unowned self] in run(job, as: owner, main: false) }
+            let caller = currentTaskName
+            let ordinal = (actorJobCounts[caller] ?? 0) + 1
+            actorJobCounts[caller] = ordinal
+            let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
+            let owner = caller
+            simulation.post(lane, labelActor) { [unowned self] in run(job, as: owner, main: false, isTaskJob: false) }
             return
         }
         simulation.post(task.lane, isNew ? labelStart : labelResume) { [unowned self] in
@@ -91,19 +130,52 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueMain(_ job: CapturedJob) {
+        noteActorCaller()
+        if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, _) = task(of: job) else {
-            simulation.post(mainLane, labelActor) { [unowned self] in run(job, as: running, main: true) }
+            simulation.post(mainLane, labelActor) { [unowned self] in
+                run(job, as: running, main: true, isTaskJob: false)
+            }
             return
         }
         simulation.post(mainLane, task.mainLabel) { [unowned self] in run(job, as: task.name, main: true) }
     }
 
+    /// A sleep whose timer has not fired, by the sleeping task's runtime id.
+    private struct PendingSleep {
+        let timer: TimerHandle
+        let deadline: Int64
+        let owner: String
+        let job: CapturedJob
+    }
+    private var sleeping: [UInt64: PendingSleep] = [:]
+
     func enqueueTimed(_ job: CapturedJob, delay: Duration) {
-        let owner = running
+        noteActorCaller()
+        let owner = names[job.taskID]?.name ?? currentTaskName
+        let sleeper = ExecutorCapture.currentTaskID
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
-        simulation.schedule(at: simulation.now &+ delay.nanosecondsClamped, on: simulation.lane(owner), "task.sleep") {
-            [unowned self] in
+        let deadline = simulation.now &+ delay.nanosecondsClamped
+        let timer = simulation.schedule(at: deadline, on: simulation.lane(owner), "task.sleep") { [unowned self] in
+            sleeping[sleeper] = nil
             run(job, as: owner, main: false)
+        }
+        if sleeper != 0 { sleeping[sleeper] = PendingSleep(timer: timer, deadline: deadline, owner: owner, job: job) }
+    }
+
+    /// A sleeping task resumed before its timer fired: its sleep was cancelled. The timer's job still
+    /// runs at the deadline (the runtime's sleep job must run) but it wakes no one, so it is relabelled
+    /// `task.sleep.cancelled`: a replay does not count a recorded `task.sleep` decision as followed by
+    /// this empty job, and the trace says what happened (`task.sleep.cancelled` when the task woke).
+    private func noteCancelledSleep(of taskID: UInt64) {
+        guard let pending = sleeping.removeValue(forKey: taskID) else { return }
+        simulation.cancel(pending.timer)
+        simulation.emit("task.sleep.cancelled", pending.owner, ["deadline": .int(Int(pending.deadline))])
+        let job = pending.job
+        let owner = pending.owner
+        simulation.schedule(at: pending.deadline, on: simulation.lane(owner), "task.sleep.cancelled") {
+            [unowned self] in
+            run(job, as: owner, main: false, isTaskJob: false)
         }
     }
 
@@ -113,8 +185,13 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         escapeSignal.add(1, ordering: .releasing)
     }
 
-    private func run(_ job: CapturedJob, as task: String, main: Bool) {
+    /// Runs a job as `task`'s; a drain job (`isTaskJob` false) runs other tasks' jobs and is not
+    /// counted among its caller's jobs, so that an actor's queue does not shift the caller's children.
+    private func run(_ job: CapturedJob, as task: String, main: Bool, isTaskJob: Bool = true) {
         running = task
+        if isTaskJob { jobCounts[task, default: 0] += 1 }
+        drainCallers = isTaskJob ? nil : []
+        defer { drainCallers = nil }
         if !VirtualClocks.areVirtual { jobStartContinuous = ContinuousClock.now }
         if main { job.runMain() } else { job.runGlobal() }
     }

@@ -266,6 +266,18 @@ private final class ThreadSlot: Sendable {
         }
     }
 
+    extension ExecutorCapture {
+        /// The runtime's id of the task running on this thread, or 0 outside any task. An
+        /// `UnsafeCurrentTask` holds the task's pointer and a task is a job (its header is what
+        /// `swift_task_getJobTaskId` reads); its bytes are read, not cast, so no reference count moves.
+        static var currentTaskID: UInt64 {
+            withUnsafeCurrentTask { task -> UInt64 in
+                guard let task, MemoryLayout<UnsafeCurrentTask>.size == MemoryLayout<UnownedJob>.size else { return 0 }
+                return runtimeJobTaskID(withUnsafeBytes(of: task) { $0.load(as: UnownedJob.self) })
+            }
+        }
+    }
+
     /// The executor every captured job runs on (and the default executor on the factory route).
     let simGlobalExecutor = SimGlobalExecutor()
 
@@ -405,6 +417,10 @@ private final class ThreadSlot: Sendable {
         }
     }
 #else
+    extension ExecutorCapture {
+        static var currentTaskID: UInt64 { 0 }
+    }
+
     extension CapturedJob {
         init(_ job: UnownedJob) {
             self.job = job

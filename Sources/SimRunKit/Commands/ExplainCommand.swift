@@ -88,15 +88,57 @@ struct ExplainCommand: CatalogCommand {
             let around = try timeline(around: explanation.rows[index].decision.afterEvent)
             for line in around { console.out(line) }
         }
+        // A crash cannot be re-run in this process (it would end simrun): its race is not looked for.
+        var races: RaceFinder.Report?
+        if case .crashed = footer.verdict {
+            races = nil
+        } else {
+            races = RaceFinder(plan: plan, seed: input.header.seed, tape: input.tape, target: target).find()
+        }
+        console.out("")
+        console.out(races.map(Self.raceLine) ?? Self.crashRaceLine)
         let status = explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
-        console.json(document(explanation, input: input, plan: plan, status: status, sentence: report.sentence()).text)
+        console.json(
+            document(explanation, input: input, plan: plan, status: status, sentence: report.sentence(), races: races)
+                .text)
         return status
+    }
+
+    /// The race, in one line: the non-fifo decision whose flip back to fifo removes the failure.
+    static let crashRaceLine =
+        "The race: not looked for — the trace ends in a crash, and flipping its decisions would re-run the crash in this process."
+
+    static func raceLine(_ races: RaceFinder.Report) -> String {
+        if races.failsUnderFifo {
+            return "The race: none — with every decision sent back to fifo the run fails the same way."
+        }
+        guard races.reproduces else {
+            return "The race: not named — the trace's schedule, kept by job identity, no longer fails this way."
+        }
+        if let race = races.race {
+            return
+                "The race: \(race.sentence); sent back to fifo with every other decision kept, the failure goes away (\(races.flips.count) non-fifo decision\(races.flips.count == 1 ? "" : "s") flipped one at a time)."
+        }
+        if races.flips.contains(where: \.removesFailure) {
+            return
+                "The race: not named — only decisions that move noise remove the failure when sent back to fifo (\(races.flips.count) flipped)."
+        }
+        return
+            "The race: not named — no single non-fifo decision sent back to fifo removes the failure (\(races.flips.count) flipped; it takes several together)."
     }
 
     /// The `--json` document: every row's failing fraction and the decisive decision's number.
     private func document(
-        _ explanation: Explainer.Explanation, input: TraceInput, plan: RunPlan, status: Int32, sentence: String
+        _ explanation: Explainer.Explanation, input: TraceInput, plan: RunPlan, status: Int32, sentence: String,
+        races: RaceFinder.Report?
     ) -> ResultDocument {
+        let race: JSONValue =
+            races?.race.map { race in
+                .object([
+                    "decision": .int(Int64(race.number)), "took": .string(race.job.description),
+                    "overtook": .array(race.overtook.map { .string($0.description) }),
+                ])
+            } ?? .null
         let fraction = { (failures: Int) -> JSONValue in
             .number(Double(failures) / Double(explanation.runs), decimals: 4)
         }
@@ -120,7 +162,9 @@ struct ExplainCommand: CatalogCommand {
                     .init("runs", .int(Int64(explanation.runs))), .init("baseline", fraction(explanation.baseline)),
                     .init("rows", .array(rows)),
                     .init("decisive", explanation.decisive.map { .int(Int64(explanation.rows[$0].number)) } ?? .null),
-                    .init("sentence", .string(sentence)),
+                    .init("sentence", .string(sentence)), .init("race", race),
+                    .init("flipped", races.map { .int(Int64($0.flips.count)) } ?? .null),
+                    .init("failsUnderFifo", races.map { .bool($0.failsUnderFifo) } ?? .null),
                     // The failure explained, when it reproduces (README: every document has `findings`).
                     .init(
                         "findings",

@@ -260,8 +260,10 @@ struct FuzzCommand: CatalogCommand {
         }
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
-        if plan.scenario.hasVariant("fixed") && plan.variant != "fixed" {
-            console.out("  fixed:  \(context.programName) replay \(shellQuoted(path)) --variant fixed")
+        if let hint = plan.scenario.fixHintLine(
+            for: plan.variant, replayCommand: "\(context.programName) replay \(shellQuoted(path))")
+        {
+            console.out(hint)
         }
         return path
     }

@@ -116,10 +116,11 @@ struct MergeCommand: CatalogCommand {
             }
             console.out("  trace:  \(path)")
             console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
-            if let scenario = try? context.catalog.scenario(named: merged.scenario), scenario.hasVariant("fixed"),
-                merged.variant != "fixed"
+            if let scenario = try? context.catalog.scenario(named: merged.scenario),
+                let hint = scenario.fixHintLine(
+                    for: merged.variant, replayCommand: "\(context.programName) replay \(shellQuoted(path))")
             {
-                console.out("  fixed:  \(context.programName) replay \(shellQuoted(path)) --variant fixed")
+                console.out(hint)
             }
         }
         summarize(merged, shards: shards, console: console)

@@ -1,0 +1,65 @@
+import Foundation
+import SimCore
+import SimEngine
+import SimRunKit
+import SimTestSupport
+import Testing
+
+/// Two tasks sleep 100 ms; the second's work must not run first. `fixed` cancels the second while it
+/// sleeps (at 50 ms), so its work never runs: its timer still fires at 100 ms, but as an empty job.
+private let sleepers = Scenario.async(
+    name: "sleepers", summary: "two sleeping tasks, the second one's work must not run first",
+    variants: [.init("buggy", "both sleep and work"), .init("fixed", "the second is cancelled while it sleeps")]
+) { simulation, variant in
+    let order = SleepOrder()
+    simulation.always("first-works-first") {
+        order.names.first == "second" ? "the second task's work ran before the first's" : nil
+    }
+    let first = Task {
+        try? await Task.sleep(for: .milliseconds(100))
+        order.names.append("first")
+    }
+    let second = Task {
+        do { try await Task.sleep(for: .milliseconds(100)) } catch { return }
+        order.names.append("second")
+    }
+    try? await Task.sleep(for: .milliseconds(50))
+    if variant == "fixed" { second.cancel() }
+    _ = await (first.value, second.value)
+}
+
+private final class SleepOrder: @unchecked Sendable {
+    var names: [String] = []
+}
+
+@Suite struct CancelledSleepReplayTests {
+    @Test func aCancelledSleepsTimerIsNotTheRecordedWakeUp() throws {
+        let directory = try makeTemporaryDirectory("cancelled-sleep")
+        let path = directory.appendingPathComponent("sleepers.simtrace").path
+        let seed = try #require(
+            (UInt64(0)..<200).first {
+                sleepers.run(variant: "buggy", seed: $0, strategy: RandomStrategy()).verdict.isFailure
+            })
+        let plan = RunPlan(scenario: sleepers, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let recorded = try Recorder.record(
+            plan: plan, seed: seed, strategy: RandomStrategy(), strategyName: "random", to: path)
+        #expect(recorded.verdict.isFailure)
+
+        // On `fixed` the second task wakes at 50 ms, cancelled; the trace says so, and its timer job
+        // is labelled as the empty job it is.
+        let sink = MemorySink()
+        _ = sleepers.run(variant: "fixed", seed: seed, strategy: RandomStrategy(), sink: sink)
+        let kinds = sink.events.map { (sink.text($0.kind), sink.text($0.subject)) }
+        #expect(kinds.contains { $0 == ("task.sleep.cancelled", "task.2") }, "\(kinds)")
+        #expect(kinds.contains { $0 == ("sched.pick", "task.sleep.cancelled") }, "\(kinds)")
+
+        // Replayed on `fixed`, the recorded wake-up of the second task cannot be followed by the
+        // cancelled sleep's empty timer: inconclusive, not a pass that tested nothing.
+        let console = Console(capturing: true)
+        let status = SimRun.run(
+            arguments: ["replay", path, "--variant", "fixed"], scenarios: [sleepers], console: console)
+        let output = console.capturedOutput
+        #expect(status == ExitStatus.inconclusive, "\(output)")
+        #expect(!output.contains("(all "), "\(output)")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import SimCore
+import SimEngine
+import SimRunKit
+import SimScenarios
+import SimTestSupport
+import Testing
+
+/// Two `Task {}`s race on a flag: the read before the write fails. The body creates them in its
+/// second job (after a yield); variant `extra` adds an unrelated `Task {}` before them, in the body's
+/// first job; variant `extra-elsewhere` has a helper task create one. Neither renames the racing tasks.
+private let taskRace = Scenario.async(
+    name: "task-race", summary: "a read task that must run after a write task",
+    variants: [
+        .init("buggy", "writer and reader"), .init("extra", "an unrelated Task {} first"),
+        .init("extra-elsewhere", "a helper task creates an unrelated Task {}"),
+    ]
+) { simulation, variant in
+    let flags = RaceFlags()
+    simulation.always("read-after-write") { flags.readEarly ? "the read ran before the write" : nil }
+    if variant == "extra" { Task { simulation.emit("unrelated", "ran") } }
+    if variant == "extra-elsewhere" {
+        Task { Task { simulation.emit("unrelated", "ran") } }
+    }
+    await Task.yield()
+    let writer = Task { flags.written = true }
+    let reader = Task { if !flags.written { flags.readEarly = true } }
+    _ = await (writer.value, reader.value)
+}
+
+private final class RaceFlags: @unchecked Sendable {
+    var written = false
+    var readEarly = false
+}
+
+@Suite struct StableTaskIdentityTests {
+    /// Task names as a run of `variant` creates them (the `task.create` events).
+    private func created(_ variant: String, seed: UInt64) -> [String] {
+        let sink = MemorySink()
+        _ = taskRace.run(variant: variant, seed: seed, strategy: RandomStrategy(), sink: sink)
+        return sink.events.filter { sink.text($0.kind) == "task.create" }.map { sink.text($0.subject) }
+    }
+
+    @Test func aTaskIsNamedAfterTheJobThatCreatedIt() {
+        #expect(created("buggy", seed: 1) == ["task", "task@2.1", "task@2.2"])
+        #expect(created("extra", seed: 1).contains("task.1"))
+        #expect(Array(created("extra", seed: 1).filter { $0.hasPrefix("task@2") }) == ["task@2.1", "task@2.2"])
+    }
+
+    @Test(arguments: ["extra", "extra-elsewhere"])
+    func aTraceReplayedWithAnUnrelatedTaskAddedFollowsEveryDecision(_ variant: String) throws {
+        let directory = try makeTemporaryDirectory("identity-async")
+        let path = directory.appendingPathComponent("race.simtrace").path
+        let plan = RunPlan(scenario: taskRace, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let seed = try #require(
+            (UInt64(0)..<200).first {
+                taskRace.run(variant: "buggy", seed: $0, strategy: RandomStrategy()).verdict.isFailure
+            })
+        let result = try Recorder.record(
+            plan: plan, seed: seed, strategy: RandomStrategy(), strategyName: "random", to: path)
+        #expect(result.verdict.isFailure && result.deviations > 0)
+        let console = Console(capturing: true)
+        let status = SimRun.run(
+            arguments: ["replay", path, "--variant", variant], scenarios: [taskRace], console: console)
+        let output = console.capturedOutput
+        #expect(status == ExitStatus.failure, "\(output)")
+        #expect(output.contains("FAIL"), "\(output)")
+        // Every non-fifo decision of the recording was followed: none missing, nothing inconclusive.
+        #expect(output.contains(" non-fifo)") && output.contains("(all "), "\(output)")
+        #expect(!output.contains("inconclusive"), "\(output)")
+    }
+}
+
+/// An actor's drain job is named after the caller that scheduled it but runs every call queued on the
+/// actor meanwhile: each call it runs is named by an `actor.call` event in that job.
+@Suite struct ActorCallerTests {
+    @Test func everyActorJobThatFetchesNamesTheTaskWhoseCallItRuns() {
+        let scenario = ActorReentrancyCache.scenario
+        var callers: Set<String> = []
+        for seed: UInt64 in 0..<12 {
+            let sink = MemorySink()
+            _ = scenario.run(variant: "buggy", seed: seed, strategy: RandomStrategy(), sink: sink)
+            var job: (lane: String, kinds: [String], subjects: [String])?
+            func check() {
+                guard let job, job.lane.contains("/actor"), job.kinds.contains("backend.fetch") else { return }
+                #expect(job.kinds.contains("actor.call"), "seed \(seed): \(job.lane) fetches for no named task")
+            }
+            for event in sink.events {
+                let kind = sink.text(event.kind)
+                if kind == "sched.pick" {
+                    check()
+                    job = (sink.text(event.lane), [], [])
+                } else if job != nil {
+                    job!.kinds.append(kind)
+                    if kind == "actor.call" { callers.insert(sink.text(event.subject)) }
+                }
+            }
+            check()
+        }
+        // Both callers are seen calling the actors, by the stable names of their tasks.
+        #expect(callers == ["task.1", "task.2"], "\(callers)")
+    }
+}
