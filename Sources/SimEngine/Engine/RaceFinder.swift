@@ -6,9 +6,13 @@ import SimTrace
 /// away. Each candidate is a real re-run. A decision that only moves noise (`--noise` lanes, which
 /// touch nothing an oracle reads) is never the race, and neither is one that overtook only noise.
 public struct RaceFinder {
+    /// The scenario, variant, strategy and noise the trace was recorded with.
     public let plan: RunPlan
+    /// The trace's seed.
     public let seed: UInt64
+    /// The trace's decisions, in order.
     public let tape: Tape
+    /// The failure a flip must remove to be the race.
     public let target: FailureSignature
 
     /// A trace's failing run (`tape` from `seed` on `plan`), and the failure it ends with.

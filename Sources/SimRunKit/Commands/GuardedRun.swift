@@ -1,4 +1,5 @@
 import SimEngine
+import Synchronization
 
 /// Runs the command line this process was started with again, in a child (with `--guarded`), its
 /// output going straight to ours: work that may trap (a model that crashes on some schedule) ends
@@ -11,9 +12,27 @@ enum GuardedRun {
     /// program): then the caller does the work itself.
     static func inChild() throws(CommandFailure) -> ChildProcess.Termination? {
         guard ChildProcess.isAvailable else { return nil }
+        let replaced = replacements.withLock { $0 }
+        let arguments = CommandLine.arguments.dropFirst().map { argument in
+            replaced.first { $0.original == argument }?.path ?? argument
+        }
         return try ChildProcess.runInheritingOutput(
-            Array(CommandLine.arguments.dropFirst()) + ["--guarded"], timeoutSeconds: noTimeout,
-            forwardingInterruption: true)
+            arguments + ["--guarded"], timeoutSeconds: noTimeout, forwardingInterruption: true)
+    }
+
+    /// Arguments the child must not read again as given: a trace read from a pipe was spooled to a
+    /// file (`SpooledTrace`), and the pipe is empty now, so the child gets the file.
+    private static let replacements = Mutex<[(original: String, path: String)]>([])
+
+    /// The child reads `path` where the command line says `original`.
+    static func replace(_ original: String, with path: String) {
+        guard original != path else { return }
+        replacements.withLock { $0.append((original, path)) }
+    }
+
+    /// The command that spooled `original` has ended: later command lines read it as given.
+    static func forget(_ original: String) {
+        replacements.withLock { $0.removeAll { $0.original == original } }
     }
 
     /// The child's status; for a trap, a CRASH line (and `--json` document) for work that has no one

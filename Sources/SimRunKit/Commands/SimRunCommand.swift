@@ -117,7 +117,12 @@ public enum SimRun {
             if var reader = command as? any ReadsTraceTwice {
                 commandName = type(of: reader).configuration.commandName ?? ""
                 let spooled = try SpooledTrace(reader.trace)
-                defer { spooled.remove() }
+                let original = reader.trace
+                defer {
+                    GuardedRun.forget(original)
+                    spooled.remove()
+                }
+                GuardedRun.replace(original, with: spooled.path)
                 reader.trace = spooled.path
                 return try reader.execute(context)
             }
