@@ -22,6 +22,13 @@ public enum BuiltinScenarios {
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
         NativeblocksTCALateSend.scenario,
+        // Actors checked for linearizability and atomicity with no oracle written (issue #25).
+        CacheCheck.scenario,
+        CounterCheck.scenario,
+        TokenRefresherCheck.scenario,
+        BoundedBufferCheck.scenario,
+        SemaphoreCheck.scenario,
+        TicketDispenserCheck.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]

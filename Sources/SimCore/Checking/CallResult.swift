@@ -20,11 +20,6 @@ public struct CallResult: Equatable, Sendable, CustomStringConvertible {
         CallResult(payload: .error(error), description: "throws \(String(describing: error))")
     }
 
-    /// A call that returned nothing (`Void`): equal to every other such return.
-    public static let returned = CallResult(payload: .value(Returned()), description: "()")
-
-    private struct Returned: Equatable {}
-
     /// True when the call returned normally.
     public var isValue: Bool {
         if case .value = payload { return true }

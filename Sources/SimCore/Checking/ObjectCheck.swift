@@ -43,7 +43,7 @@ public struct ObjectCheck<Object: Sendable>: Sendable {
             call = { object, _ in
                 do {
                     try await body(object)
-                    return .returned
+                    return .value(Returned())
                 } catch { return .threw(error) }
             }
         }
@@ -57,6 +57,16 @@ public struct ObjectCheck<Object: Sendable>: Sendable {
             self.arguments = arguments.map { String(describing: $0) }
             call = { object, index in
                 do { return .value(try await body(object, arguments[index])) } catch { return .threw(error) }
+            }
+        }
+
+        /// An operation taking one of `arguments` and returning nothing (its thrown errors are results).
+        public init<A: Sendable>(
+            _ name: String, arguments: [A], _ body: @escaping @Sendable (Object, A) async throws -> Void
+        ) {
+            self.init(name, arguments: arguments) { (object: Object, argument: A) async throws -> Returned in
+                try await body(object, argument)
+                return Returned()
             }
         }
 
@@ -148,6 +158,14 @@ public struct ObjectCheck<Object: Sendable>: Sendable {
         var choices = TapeChoices(tape)
         return CallScenario.generate(shape: shape, argumentCounts: operations.map(\.arguments.count), choices: &choices)
     }
+}
+
+/// What an operation without a result returns: every such return is equal to every other.
+public struct Returned: Equatable, Sendable, CustomStringConvertible {
+    /// A return.
+    public init() {}
+    /// `()`.
+    public var description: String { "()" }
 }
 
 /// Scenario choices read back from a recorded tape, by site (what the run chose; 0 where it made none).
