@@ -6,8 +6,10 @@ import SimCore
 /// `buggy`: check, await the audit, take. `fixed`: take, then await the audit. `release()` returns a
 /// permit (never more than two).
 ///
-/// Known minimal scenario: three tasks, `tryAcquire()` each → true, true, true (one at a time, the
-/// third gets false). Two tasks are not enough: two permits cover them, so shrinking stops at three.
+/// Known minimal scenario: three `tryAcquire()` calls → true, true, true (one at a time, the third
+/// gets false); two calls are not enough, two permits cover them. The shrinker, which removes calls
+/// before tasks, reaches them as `tryAcquire()` ‖ `tryAcquire(); tryAcquire()`; three tasks of one
+/// call each (`minimal`) are the same three calls.
 public enum SemaphoreCheck {
     /// The minimal failing scenario shrinking reaches.
     public static let minimal = CallScenario(tasks: [[.init(0)], [.init(0)], [.init(0)]])

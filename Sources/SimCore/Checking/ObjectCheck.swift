@@ -144,20 +144,22 @@ public struct ObjectCheck<Object: Sendable>: Sendable {
     /// `linearizable` or `atomic-calls` and a table of the calls when the results are wrong.
     public func scenario() -> Scenario {
         let check = self
-        return Scenario.async(
+        var scenario = Scenario.async(
             name: name, summary: summary, variants: variants.map(\.variant), limits: limits, concurrency: concurrency
         ) { simulation, name in
             guard let variant = check.variants.first(where: { $0.variant.name == name }) else { return }
             await check.run(simulation, variant: variant)
         }
+        scenario.callSpace = callSpace
+        return scenario
     }
+
+    /// The call scenarios this check generates.
+    public var callSpace: CallSpace { CallSpace(shape: shape, argumentCounts: operations.map(\.arguments.count)) }
 
     /// The scenario a run with these decisions generates (for tests and reports: the scenario inside a
     /// trace, from its tape).
-    public func callScenario(from tape: Tape) -> CallScenario {
-        var choices = TapeChoices(tape)
-        return CallScenario.generate(shape: shape, argumentCounts: operations.map(\.arguments.count), choices: &choices)
-    }
+    public func callScenario(from tape: Tape) -> CallScenario { callSpace.scenario(from: tape) }
 }
 
 /// What an operation without a result returns: every such return is equal to every other.
