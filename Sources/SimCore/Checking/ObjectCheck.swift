@@ -154,6 +154,13 @@ public struct ObjectCheck<Object: Sendable>: Sendable {
         return scenario
     }
 
+    /// This check with every variant checked for `property`.
+    public func checking(_ property: Property) -> ObjectCheck {
+        var copy = self
+        for index in copy.variants.indices { copy.variants[index].property = property }
+        return copy
+    }
+
     /// The call scenarios this check generates.
     public var callSpace: CallSpace { CallSpace(shape: shape, argumentCounts: operations.map(\.arguments.count)) }
 
