@@ -197,3 +197,78 @@ import Testing
         #expect(scenario.callCount == 2)
     }
 }
+
+/// The search agrees with brute force (every permutation that respects real time) on thousands of
+/// small random queue histories, half of them with a result made wrong.
+@Suite struct LinearizabilityBruteForceTests {
+    enum Op: Hashable, Sendable {
+        case enqueue(Int)
+        case dequeue
+    }
+
+    static func step(_ queue: [Int], _ op: Op) -> (output: Int, next: [Int]) {
+        switch op {
+        case .enqueue(let x): (0, queue + [x])
+        case .dequeue: queue.isEmpty ? (-1, queue) : (queue[0], Array(queue.dropFirst()))
+        }
+    }
+
+    static func bruteForce(_ history: CallHistory<Op, Int>) -> Bool {
+        func extend(_ done: [Int], _ queue: [Int]) -> Bool {
+            if done.count == history.calls.count { return true }
+            for call in history.calls.indices where !done.contains(call) {
+                // Every call that returned before this one was invoked must already be placed.
+                let blocked = history.calls.indices.contains {
+                    !done.contains($0) && $0 != call && history.precedes($0, call)
+                }
+                if blocked { continue }
+                let (output, next) = step(queue, history.calls[call].input)
+                if output == history.calls[call].output && extend(done + [call], next) { return true }
+            }
+            return false
+        }
+        return extend([], [])
+    }
+
+    @Test func theSearchAgreesWithBruteForce() {
+        var random = SplitMix64(seed: 25)
+        let checker = LinearizabilityChecker<[Int], Op, Int>(initial: []) { Self.step($0, $1) }
+        var linearizable = 0
+        for _ in 0..<3_000 {
+            let count = 1 + random.below(6)
+            // Random spans on a small time line; positions made distinct by sorting the entries.
+            var spans: [(Int, Int)] = []
+            for _ in 0..<count {
+                let start = random.below(10)
+                spans.append((start, start + 1 + random.below(6)))
+            }
+            let entries = (0..<count).flatMap { [($0, true), ($0, false)] }.sorted { a, b in
+                let ta = a.1 ? spans[a.0].0 : spans[a.0].1
+                let tb = b.1 ? spans[b.0].0 : spans[b.0].1
+                return (ta, a.1 ? 0 : 1, a.0) < (tb, b.1 ? 0 : 1, b.0)
+            }
+            var invoked = Array(repeating: 0, count: count)
+            var returned = Array(repeating: 0, count: count)
+            for (position, entry) in entries.enumerated() {
+                if entry.1 { invoked[entry.0] = position + 1 } else { returned[entry.0] = position + 1 }
+            }
+            let calls = (0..<count).map { index -> CallHistory<Op, Int>.Call in
+                let op: Op = random.below(2) == 0 ? .enqueue(index + 1) : .dequeue
+                let output = op == .dequeue ? random.below(count + 2) - 1 : 0
+                return .init(task: index, input: op, output: output, invoked: invoked[index], returned: returned[index])
+            }
+            let history = CallHistory(calls: calls)
+            let expected = Self.bruteForce(history)
+            if expected { linearizable += 1 }
+            switch checker.check(history) {
+            case .linearizable(let order):
+                #expect(expected, "accepted \(calls.map { ($0.input, $0.output, $0.invoked, $0.returned) })")
+                #expect(order.sorted() == Array(0..<count))
+            case .notLinearizable:
+                #expect(!expected, "rejected \(calls.map { ($0.input, $0.output, $0.invoked, $0.returned) })")
+            default: Issue.record("no answer")
+            }
+        }
+        #expect(linearizable > 300)
+    }
+}

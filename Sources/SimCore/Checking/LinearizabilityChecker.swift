@@ -56,6 +56,8 @@ public struct LinearizabilityChecker<State: Hashable, Input: Sendable, Output: S
         public var steps = 0
         /// Configurations memoised.
         public var configurations = 0
+        /// No work yet.
+        public init() {}
     }
 
     /// Decides `history` (see the type's summary).
