@@ -26,6 +26,7 @@ public struct CallResult: Equatable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// Equal values by their type's `==`; equal errors as `threw` says.
     public static func == (lhs: CallResult, rhs: CallResult) -> Bool {
         switch (lhs.payload, rhs.payload) {
         case (.value(let left), .value(let right)): return Self.equal(left, right)

@@ -22,7 +22,8 @@ struct CallTable<Object: Sendable> {
 
     func linearizabilityMessage(uninterrupted: [CallResult]) -> String {
         "not linearizable: no order of these calls that respects real time gives their results "
-            + "(\(calls.tasks.count) tasks, \(history.calls.count) calls)\n" + render(uninterrupted: uninterrupted)
+            + "(\(calls.tasks.count) tasks, \(history.calls.count) calls; alone: the result one at a time in invocation order)\n"
+            + render(uninterrupted: uninterrupted)
     }
 
     func atomicityMessage(_ violation: AtomicityCheck.Violation, expected: CallResult) -> String {

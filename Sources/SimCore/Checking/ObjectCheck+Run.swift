@@ -5,6 +5,8 @@ extension ObjectCheck {
         let calls = CallScenario.generate(
             shape: shape, argumentCounts: operations.map(\.arguments.count), choices: &choices)
         let recorder = CallRecorder(simulation: simulation)
+        // Coverage: a call was invoked while another was still running (the only way to interleave).
+        simulation.sometimes(CallRecorder.overlapGoal)
         let object = await variant.make(simulation)
         for (index, invocation) in calls.prefix.enumerated() {
             await recorder.call(invocation, task: 0, index: index, of: self, on: object)
@@ -82,7 +84,9 @@ extension ObjectCheck {
 /// Unchecked `Sendable`: every job of a run runs on the run's one thread, one at a time.
 final class CallRecorder: @unchecked Sendable {
     let simulation: Simulation
+    static let overlapGoal = "calls overlapped"
     private var position = 0
+    private var running = 0
     private var calls: [CallHistory<CallScenario.Invocation, CallResult>.Call] = []
 
     init(simulation: Simulation) { self.simulation = simulation }
@@ -95,8 +99,11 @@ final class CallRecorder: @unchecked Sendable {
         let subject = "t\(task).\(index + 1)"
         position += 1
         let invoked = position
+        if running > 0 { simulation.reach(Self.overlapGoal) }
+        running += 1
         simulation.emit("call.invoke", subject, ["call": .text(text)])
         let result = await operation.call(object, invocation.argument)
+        running -= 1
         position += 1
         simulation.emit("call.return", subject, ["call": .text(text), "result": .text(result.description)])
         calls.append(.init(task: task, input: invocation, output: result, invoked: invoked, returned: position))
