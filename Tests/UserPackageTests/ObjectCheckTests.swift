@@ -75,7 +75,7 @@ import Testing
         }
         let failure = try #require(exploration?.failure)
         #expect(failure.verdict.oracle == "linearizable")
-        #expect(failure.verdict.message.contains("(2 tasks, 2 calls)"))
+        #expect(failure.verdict.message.contains("(2 tasks, 2 calls;"))
         let corpus = TraceCorpus(directory: directory, scenarios: [Self.wallet.checking(.linearizable).scenario()])
         #expect(corpus.traces.count == 1)
         for trace in corpus.traces { #expect(corpus.replay(trace)) }
