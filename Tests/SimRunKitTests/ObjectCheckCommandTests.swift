@@ -39,6 +39,12 @@ import Testing
         #expect(explain.stdout.contains("call.invoke t2.1"), "\(explain.stdout)")
     }
 
+    /// A seed names a scenario and a schedule: two processes record the same run, on every check.
+    @Test(arguments: checks) func aRunIsTheSameInTwoProcesses(_ name: String) throws {
+        let run = try SimrunProcess.run(["run", name, "--seed", "11", "--check-determinism"])
+        #expect(run.stdout.contains("deterministic — two processes recorded the same"), "\(run.stdout)")
+    }
+
     @Test func theAtomicVariantNamesTheInterleavingAndTheLinearizableOnePasses() throws {
         let out = try makeTemporaryDirectory("object-check-cli").appendingPathComponent("failures").path
         let atomic = try SimrunProcess.run([
