@@ -87,18 +87,18 @@ public struct LinearizabilityChecker<State: Hashable, Input: Sendable, Output: S
                 }
                 effort.steps += 1
                 if output == calls[call].output {
-                    var grown = linearized
-                    grown.insert(call)
-                    if memo.insert(Configuration(calls: grown, state: next)).inserted {
+                    // In place: the set is copied only when the memo keeps it (a new configuration).
+                    linearized.insert(call)
+                    if memo.insert(Configuration(calls: linearized, state: next)).inserted {
                         effort.configurations = memo.count
                         if memo.count > maxConfigurations { return .undecided(configurations: memo.count) }
                         stack.append((entry, state))
                         state = next
-                        linearized = grown
                         list.lift(entry)
                         entry = list.first
                         continue
                     }
+                    linearized.remove(call)
                 }
                 entry = list.next(entry)
             } else {
@@ -121,15 +121,37 @@ public struct LinearizabilityChecker<State: Hashable, Input: Sendable, Output: S
     }
 }
 
-/// A set of call indices, as bits (the memo's key, so compact and cheap to hash).
+/// A set of call indices, as bits (the memo's key, so compact), hashed incrementally: the hash is the
+/// XOR of a fixed 64-bit mix of each member (Zobrist hashing), so hashing costs the same for 10 calls
+/// as for 10,000.
 struct CallSet: Hashable {
     private var words: [UInt64]
+    private var digest: UInt64 = 0
 
     init(count: Int) { words = Array(repeating: 0, count: (count + 63) / 64) }
 
-    mutating func insert(_ index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
-    mutating func remove(_ index: Int) { words[index >> 6] &= ~(1 << UInt64(index & 63)) }
+    mutating func insert(_ index: Int) {
+        words[index >> 6] |= 1 << UInt64(index & 63)
+        digest ^= Self.mix(index)
+    }
+
+    mutating func remove(_ index: Int) {
+        words[index >> 6] &= ~(1 << UInt64(index & 63))
+        digest ^= Self.mix(index)
+    }
+
     func contains(_ index: Int) -> Bool { words[index >> 6] & (1 << UInt64(index & 63)) != 0 }
+
+    static func == (lhs: CallSet, rhs: CallSet) -> Bool { lhs.digest == rhs.digest && lhs.words == rhs.words }
+    func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+
+    /// SplitMix64's finalizer: a fixed, well-spread 64-bit value per index.
+    private static func mix(_ index: Int) -> UInt64 {
+        var z = UInt64(index) &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
 
 /// The history's invocation and response entries in real-time order, as a doubly linked list that
