@@ -17,7 +17,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
 for entry in cache-check:fixed counter-check:fixed token-refresher-check:fixed bounded-buffer-check:fixed \
-    semaphore-check:fixed ticket-dispenser-check:linearizable; do
+    semaphore-check:fixed ticket-dispenser-check:linearizable main-actor-draft-check:fixed; do
     name=${entry%%:*}
     variant=${entry#*:}
     for strategy in pct random; do
@@ -27,7 +27,7 @@ for entry in cache-check:fixed counter-check:fixed token-refresher-check:fixed b
     done
 done
 for entry in cache-check:buggy counter-check:buggy token-refresher-check:buggy bounded-buffer-check:buggy \
-    semaphore-check:buggy ticket-dispenser-check:atomic; do
+    semaphore-check:buggy ticket-dispenser-check:atomic main-actor-draft-check:buggy; do
     name=${entry%%:*}
     variant=${entry#*:}
     if nice -n 10 "$simrun" fuzz "$name" --variant "$variant" --seeds "0..<1000" --out "$out" --quiet >/dev/null 2>&1; then

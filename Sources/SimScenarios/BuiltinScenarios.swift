@@ -29,6 +29,7 @@ public enum BuiltinScenarios {
         BoundedBufferCheck.scenario,
         SemaphoreCheck.scenario,
         TicketDispenserCheck.scenario,
+        MainActorDraftCheck.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ObjectCheckCommandTests {
     static let checks = [
         "cache-check", "counter-check", "token-refresher-check", "bounded-buffer-check", "semaphore-check",
-        "ticket-dispenser-check",
+        "ticket-dispenser-check", "main-actor-draft-check",
     ]
 
     @Test func listShowsEveryCheck() throws {
@@ -43,6 +43,21 @@ import Testing
     @Test(arguments: checks) func aRunIsTheSameInTwoProcesses(_ name: String) throws {
         let run = try SimrunProcess.run(["run", name, "--seed", "11", "--check-determinism"])
         #expect(run.stdout.contains("deterministic — two processes recorded the same"), "\(run.stdout)")
+    }
+
+    /// A `@MainActor` class with sleeps, on the executor-factory route that `simrun` owns.
+    @Test func aMainActorObjectIsCheckedThroughSimrun() throws {
+        let out = try makeTemporaryDirectory("object-check-cli").appendingPathComponent("failures").path
+        let buggy = try SimrunProcess.run([
+            "fuzz", "main-actor-draft-check", "--seeds", "0..<300", "--no-show", "--out", out,
+        ])
+        #expect(buggy.status == 1, "\(buggy.stdout)\(buggy.stderr)")
+        let shrunk = buggy.stdout.components(separatedBy: "shrunk to:").last ?? ""
+        #expect(shrunk.contains("task 2   save(a) → 1 (alone: 2)"), "\(buggy.stdout)")
+        let fixed = try SimrunProcess.run([
+            "fuzz", "main-actor-draft-check", "--variant", "fixed", "--seeds", "0..<500", "--out", out,
+        ])
+        #expect(fixed.status == 0, "\(fixed.stdout)")
     }
 
     @Test func theAtomicVariantNamesTheInterleavingAndTheLinearizableOnePasses() throws {
