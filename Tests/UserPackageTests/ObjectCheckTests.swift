@@ -10,6 +10,8 @@ import Testing
     actor Wallet {
         struct Insufficient: Error, Equatable {}
         let debitsFirst: Bool
+        /// A bug that is one even one call at a time: a withdrawal debits twice.
+        var debitsTwice = false
         private var balance = 10
         private let ledger = Ledger()
 
@@ -17,6 +19,7 @@ import Testing
 
         func withdraw(_ amount: Int) async throws -> Int {
             guard balance >= amount else { throw Insufficient() }
+            if debitsTwice { balance -= amount }
             if debitsFirst {
                 balance -= amount
                 let left = balance  // read before the await: after it, other calls may have run
@@ -27,6 +30,8 @@ import Testing
             balance -= amount
             return balance
         }
+
+        func setDebitsTwice() { debitsTwice = true }
 
         func deposit(_ amount: Int) -> Int {
             balance += amount
@@ -59,6 +64,30 @@ import Testing
         #expect(linearizable.failure == nil && linearizable.schedules == 150)
         let atomic = checkAtomicity(of: Self.wallet, variant: "fixed", strategy: "pct", seeds: 0..<150)
         #expect(atomic.failure == nil && atomic.schedules == 150)
+    }
+
+    /// A wrong-but-consistent wallet passes against itself and fails against a reference model.
+    @Test func aReferenceSpecificationCatchesCodeWrongEvenOneCallAtATime() async throws {
+        let doubleDebit = ObjectCheck<Wallet>(
+            name: "user-wallet-double-debit", summary: "a withdrawal debits twice",
+            variants: [
+                .init("double-debit", "debits twice, after the debit-first fix") { _ in
+                    let wallet = Wallet(debitsFirst: true)
+                    await wallet.setDebitsTwice()
+                    return wallet
+                }
+            ],
+            operations: Self.wallet.operations)
+        let alone = checkLinearizability(of: doubleDebit, strategy: "random", seeds: 0..<60)
+        #expect(alone.failure == nil, "the object as its own specification sees nothing wrong")
+        var referenced = doubleDebit
+        referenced.specification = { _ in Wallet(debitsFirst: true) }
+        let directory = try makeTemporaryDirectory("object-check-spec").path
+        withKnownIssue {
+            checkLinearizability(of: referenced, strategy: "random", seeds: 0..<60, failureDirectory: directory)
+        } matching: {
+            $0.comments.map(\.rawValue).joined().contains("not linearizable")
+        }
     }
 
     @Test func theOverdraftIsFoundShrunkToTwoWithdrawalsAndSavedAsATrace() throws {

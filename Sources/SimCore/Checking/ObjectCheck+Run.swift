@@ -113,7 +113,8 @@ final class CallRecorder: @unchecked Sendable {
     func history() -> CallHistory<CallScenario.Invocation, CallResult> { CallHistory(calls: calls) }
 }
 
-/// The object's own sequential behaviour: fresh objects run one call at a time, each result cached by
+/// The sequential specification's behaviour (by default the variant's own objects): fresh objects run
+/// one call at a time, each result cached by
 /// the sequence of calls that led to it (so every sequence is run at most once).
 final class SequentialRuns<Object: Sendable>: @unchecked Sendable {
     let check: ObjectCheck<Object>
@@ -140,7 +141,7 @@ final class SequentialRuns<Object: Sendable>: @unchecked Sendable {
             }
             if object == nil {
                 // Bring a fresh object up to the cached prefix before the first call not cached.
-                let fresh = await variant.make(simulation)
+                let fresh = await (check.specification ?? variant.make)(simulation)
                 for earlier in prefix.dropLast() {
                     _ = await check.operations[earlier.operation].call(fresh, earlier.argument)
                 }

@@ -121,12 +121,18 @@ public struct ObjectCheck<Object: Sendable>: Sendable {
     public var concurrency: Scenario.Concurrency
     /// The most sequential runs of the model one check may make before it says `undecided`.
     public var maxModelRuns: Int
+    /// The sequential specification: makes the objects the calls are run on one at a time. Nil (the
+    /// default): each variant's own objects, so the object is its own specification (Lincheck's
+    /// default); give a reference implementation (of the same type, or of the protocol `Object` is)
+    /// to catch code that is wrong even one call at a time.
+    public var specification: (@Sendable (Simulation) async -> Object)?
 
-    /// A check of `operations` on the objects of `variants`.
+    /// A check of `operations` on the objects of `variants`, against `specification`'s objects run one
+    /// call at a time (nil: the variants' own).
     public init(
         name: String, summary: String, variants: [Variant], operations: [Operation], shape: ScenarioShape = .standard,
         limits: RunLimits = RunLimits(maxSteps: 20_000), concurrency: Scenario.Concurrency = .eitherRoute,
-        maxModelRuns: Int = 2_000
+        maxModelRuns: Int = 2_000, specification: (@Sendable (Simulation) async -> Object)? = nil
     ) {
         precondition(!variants.isEmpty && !operations.isEmpty, "a check needs a variant and an operation")
         self.name = name
@@ -137,6 +143,7 @@ public struct ObjectCheck<Object: Sendable>: Sendable {
         self.limits = limits
         self.concurrency = concurrency
         self.maxModelRuns = maxModelRuns
+        self.specification = specification
     }
 
     /// The check as a scenario: each run generates its calls from its decisions (so a seed names a
