@@ -28,6 +28,14 @@ public enum BuiltinScenarios {
         TCABindingAfterDismiss.scenario,
         // Two systems on one screen.
         BlueprintTCADroppedEvent.scenario,
+        // Actors checked for linearizability and atomicity with no oracle written (issue #25).
+        CacheCheck.scenario,
+        CounterCheck.scenario,
+        TokenRefresherCheck.scenario,
+        BoundedBufferCheck.scenario,
+        SemaphoreCheck.scenario,
+        TicketDispenserCheck.scenario,
+        MainActorDraftCheck.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]

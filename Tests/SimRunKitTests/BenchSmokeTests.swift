@@ -17,7 +17,10 @@ import Testing
             "decode_events_per_second",
             "fuzz_schedules_per_second",
         ] + Benchmark.jobsCurve(upTo: Benchmark.processorCount).dropFirst().map { "fuzz_scaling_jobs_\($0)" }
-        + ["until_bug_pct", "until_bug_random", "record_peak_memory"]
+        + [
+            "until_bug_pct", "until_bug_random", "linearizability_10", "linearizability_100", "linearizability_1000",
+            "record_peak_memory",
+        ]
 
     @Test func theJobsCurveDoublesUpToTheCores() {
         #expect(Benchmark.jobsCurve(upTo: 1) == [1, 2])

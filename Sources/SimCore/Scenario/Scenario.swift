@@ -13,6 +13,9 @@ public struct Scenario: Sendable {
     public var group: String?
     /// What the scenario needs from the concurrency runtime (`Scenario.async` sets it).
     public internal(set) var concurrency: Concurrency = .kernel
+    /// For a scenario built by `ObjectCheck`: the call scenarios its runs generate, so the shrinker
+    /// makes the calls fewer and simpler before it shrinks the schedule (nil for other scenarios).
+    public var callSpace: CallSpace?
     /// Builds one run: models, first jobs, oracles.
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
 

@@ -58,6 +58,11 @@ public struct Shrinker {
         var runs = 0
         guard let original = attempt(ReplayStrategy(tape: tape), runs: &runs) else { return nil }
         var best = original
+        // A generated call scenario first gets fewer tasks, calls and simpler arguments (each candidate
+        // explored under a few schedules), then its schedule shrinks below as any other.
+        if let space = plan.scenario.callSpace {
+            best = reduceCalls(best, space: space, runs: &runs)
+        }
 
         // ddmin: drop chunks of departures (back to fifo) while the failure survives with fewer.
         var granularity = 2
@@ -109,6 +114,40 @@ public struct Shrinker {
             }
         }
         return Outcome(tape: best.result.tape, result: best.result, runs: runs, original: original.result)
+    }
+
+    /// Seeds each candidate call scenario is tried with (random walks, then `pct`) before the
+    /// shrinker concludes it does not fail.
+    public static let schedulesPerCallScenario: UInt64 = 64
+
+    /// The smallest call scenario reachable from `found`'s by one-step reductions that still fails
+    /// with the target, and a failing run of it.
+    private func reduceCalls(_ found: Found, space: CallSpace, runs: inout Int) -> Found {
+        let start = space.scenario(from: found.result.tape)
+        var spent = runs
+        let reduced = space.reduce(start, failure: found, budget: 400) { candidate -> Found? in
+            guard let pinned = space.choices(for: candidate) else { return nil }
+            for attemptSeed in 0..<Self.schedulesPerCallScenario where spent < budget {
+                let inner: any Strategy =
+                    attemptSeed % 2 == 0 ? RandomStrategy() : PCTStrategy(estimatedSteps: plan.estimatedSteps)
+                spent += 1
+                let observer = ScheduleObserver(PinnedChoices(pinned, inner: inner), keepsReadySets: true)
+                let result = plan.run(seed: attemptSeed, strategy: observer)
+                if target.matches(result.verdict) {
+                    // Re-run from the shrinker's own seed by its decisions, as every later candidate is.
+                    var again = spent
+                    if let replayed = attempt(ScheduleStrategy(schedule: observer.schedule), runs: &again),
+                        space.scenario(from: replayed.result.tape) == candidate
+                    {
+                        spent = again
+                        return replayed
+                    }
+                }
+            }
+            return nil
+        }
+        runs = spent
+        return reduced.failure
     }
 
     /// The other departures one decision could have made: another ready job taken ahead of the

@@ -29,6 +29,8 @@ struct Benchmark {
         var fuzzSeeds: Int
         var bugCampaigns: Int
         var bugSeedLimit: Int
+        /// Calls checked for linearizability per history size (so fewer histories of the larger sizes).
+        var linearizabilityCalls: Int
         var memoryEventsSmall: Int
         var memoryEventsLarge: Int
         /// Timings repeated this many times; the fastest counts.
@@ -41,14 +43,16 @@ struct Benchmark {
             Configuration(
                 kernelJobs: 4_000_000, timerJobs: 2_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000,
                 corpusSeeds: 1_000,
-                fuzzSeeds: 200_000, bugCampaigns: 100, bugSeedLimit: 1_000, memoryEventsSmall: 1_000_000,
+                fuzzSeeds: 200_000, bugCampaigns: 100, bugSeedLimit: 1_000, linearizabilityCalls: 1_000_000,
+                memoryEventsSmall: 1_000_000,
                 memoryEventsLarge: 100_000_000, repetitions: 3, directory: directory, isQuick: false)
         }
 
         static func quick(in directory: String) -> Configuration {
             Configuration(
                 kernelJobs: 100_000, timerJobs: 50_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
-                fuzzSeeds: 2_000, bugCampaigns: 5, bugSeedLimit: 200, memoryEventsSmall: 100_000,
+                fuzzSeeds: 2_000, bugCampaigns: 5, bugSeedLimit: 200, linearizabilityCalls: 10_000,
+                memoryEventsSmall: 100_000,
                 memoryEventsLarge: 1_000_000, repetitions: 1, directory: directory, isQuick: true)
         }
     }
@@ -59,7 +63,8 @@ struct Benchmark {
 
     /// The measurements, by the names `--only` accepts.
     static let groups = [
-        "kernel", "timers", "async", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug", "memory",
+        "kernel", "timers", "async", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug", "linearizability",
+        "memory",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
@@ -79,6 +84,7 @@ struct Benchmark {
             case "replay": figures += try replayAndDecodeFigures()
             case "fuzz": figures += try fuzzFigures()
             case "until-bug": figures += untilBugFigures()
+            case "linearizability": figures += linearizabilityFigures()
             default: figures.append(try memoryFigure())
             }
         }
