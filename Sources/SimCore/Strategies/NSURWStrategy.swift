@@ -1,15 +1,16 @@
-/// A selectively uniform random walk, after SURW (Zhao, Wolff, Mathur, Roychoudhury: "Selectively
-/// Uniform Concurrency Testing", ASPLOS 2025, as evaluated in Fray, OOPSLA 2025). A random walk
+/// `nsurw`: a uniform random walk over (nearly) every event, SURW's non-selective variant (Zhao,
+/// Wolff, Mathur, Roychoudhury: "Selectively Uniform Concurrency Testing", ASPLOS 2025; its artifact
+/// calls it N-S, `configs/basicurw.json`). The published, selective walk is `SURWStrategy`. A random walk
 /// that picks each lane with equal probability favours interleavings where short lanes run early;
-/// weighting each lane by the number of events it has *left* samples interleavings uniformly. SURW
-/// does this for the *interesting* events only (here: jobs whose label names an object, see
+/// weighting each lane by the number of events it has *left* samples interleavings uniformly. This
+/// variant weights every job whose label names an object (see
 /// `JobAccess`; other jobs are picked uniformly, as they cannot change an outcome by themselves).
 ///
 /// How many interesting events each lane has is learned from the runs before (the largest count a
 /// lane has shown); a lane never seen counts as one. The strategy therefore learns across runs: a
 /// campaign runs it on one thread in seed order (`StrategySpec.Kind.learnsAcrossRuns`), so a seed's
 /// schedule depends on the seeds before it in the range, not on `--jobs`.
-public final class SURWStrategy: Strategy {
+public final class NSURWStrategy: Strategy {
     @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
     @exclusivity(unchecked) private var buggify = BuggifyPolicy()
     private var accesses = JobAccessCache()
@@ -18,10 +19,10 @@ public final class SURWStrategy: Strategy {
     /// Interesting events each lane has had this run.
     private var taken: [UInt64: Int] = [:]
 
-    /// A selectively uniform walk that has seen no run yet.
+    /// A non-selective uniform walk that has seen no run yet.
     public init() {}
-    /// `surw`.
-    public var description: String { "surw" }
+    /// `nsurw`.
+    public var description: String { "nsurw" }
 
     /// Seeds the run and clears its per-lane counts (what earlier runs showed is kept).
     public func start(seed: UInt64, symbols: SymbolTable) {

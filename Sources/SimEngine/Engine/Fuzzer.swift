@@ -76,6 +76,9 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         public var exhausted: Bool
         /// For `dfs`: each preemption bound whose schedules all ran, with the runs taken by then.
         public var exhaustedRounds: [DFSStrategy.Round] = []
+        /// For strategies that learn across runs (`surw`, `rff`, `portfolio`): what they learned from,
+        /// or why they could not (one line, said once per campaign).
+        public var learning: String?
         public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
     }
 
@@ -166,7 +169,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         let report = Report(
             schedules: runs, failures: table.failingRuns, findings: findings, goals: goals,
             goalCounts: goalTally.counts(for: goals.count), seconds: (ContinuousClock.now - start).seconds,
-            exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [])
+            exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [],
+            learning: (strategy as? any CampaignLearner)?.learningNote)
         return CampaignOutcome(report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
     }
 }

@@ -208,6 +208,7 @@ struct FuzzCommand: CatalogCommand {
                     "  preemption bounds exhausted: \(rounds.isEmpty ? "none" : rounds.joined(separator: ", "))\(open)")
             }
         }
+        if let learning = report.learning { console.out("  learning: \(learning)") }
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
         }
