@@ -19,9 +19,9 @@
 /// - **Mutation** (one per schedule): insert an obligation (with probability 1/9 a positive one,
 ///   else a negative one), replace one, or negate one; every schedule gets a new seed. Candidate
 ///   pairs are every (read event, write event) of a cell seen so far, not only the pairs seen
-///   together (the artifact takes them from its race predictor). The artifact draws negative
-///   obligations weighted by the predictor's raciness score; we have no predictor, count every
-///   candidate pair as racy, and draw uniformly.
+///   together (the artifact takes them from its race predictor). Negative obligations are drawn by
+///   the artifact's weight, 1.05 - the predictor's score (0: racy, 1: not); we have no predictor
+///   and score a pair from the initial value 1 (nothing races with it), every other pair 0.
 /// - **Power schedule** (AFLFast's COE, as in the artifact): corpus entries are fuzzed in turn; an
 ///   entry whose reads-from path (the set of pairs its run showed) has been seen no more often than
 ///   the mean over paths gets energy growing as 2^(times chosen) / mean, capped; a more frequent
@@ -166,14 +166,30 @@ public final class RFFStrategy: Strategy, SharedAccessObserver, CampaignLearner 
         return child
     }
 
-    /// A new obligation not in `plan`: one time in nine positive, else negative; the pair uniform
-    /// over the candidates.
+    /// A new obligation not in `plan`: one time in nine positive and uniform over the pool, else
+    /// negative and drawn by the artifact's weights, 1.05 - score with score 0 for a racy pair and 1
+    /// for one that is not: a pair whose write is the initial value cannot race (the initial value
+    /// is there before any job runs), every other candidate pair counts as racy.
     private func draw(excluding plan: Plan) -> Obligation? {
         let taken = Set(plan.obligations.map(\.pair))
         guard taken.count < pool.count else { return nil }
         for _ in 0..<64 {
             let positive = random.below(9) == 0
-            let index = random.below(pool.count)
+            let index: Int
+            if positive {
+                index = random.below(pool.count)
+            } else {
+                // In hundredths: 105 for a racy pair, 5 for one from the initial value.
+                var total = 0
+                for pair in pool { total += pair.write == 0 ? 5 : 105 }
+                var ticket = random.below(total)
+                var chosen = 0
+                while ticket >= (pool[chosen].write == 0 ? 5 : 105) {
+                    ticket -= pool[chosen].write == 0 ? 5 : 105
+                    chosen += 1
+                }
+                index = chosen
+            }
             if !taken.contains(index) { return Obligation(pair: index, positive: positive) }
         }
         return nil
