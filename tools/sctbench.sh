@@ -16,11 +16,14 @@
 # scheduling points). Rewrites the section between the sctbench markers in BENCHMARKS.md and prints it.
 #
 # Usage: tools/sctbench.sh [--trials N] [--window W] [--parallel P] [--until HH:MM] [--only a,b,...]
+#                          [--keep DIR] [--render DIR]
 #   --trials N     trials per cell (default 20)
 #   --window W     schedules per trial (default 10000)
-#   --parallel P   benchmarks measured at once (default 2)
-#   --until HH:MM  UTC: start no trial after this time (cells then say how many trials ran)
+#   --parallel P   benchmarks measured at once (default 2; each runs its trials in order)
+#   --until HH:MM  UTC: start no campaign after this time (cells then say how many trials ran)
 #   --only LIST    measure only these benchmarks (the table then holds only them)
+#   --keep DIR     keep the raw per-benchmark results in DIR (default: a temporary directory)
+#   --render DIR   measure nothing: render the table from the raw results a --keep run left in DIR
 # Build: one release build of simrun (`swift build -c release --product simrun`) before measuring.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +33,8 @@ window=10000
 parallel=2
 until=""
 only=""
+keep=""
+render=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --trials) trials="$2"; shift 2 ;;
@@ -37,6 +42,8 @@ while [ $# -gt 0 ]; do
     --parallel) parallel="$2"; shift 2 ;;
     --until) until="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --keep) keep="$2"; shift 2 ;;
+    --render) render="$2"; shift 2 ;;
     *) echo "sctbench.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 64 ;;
   esac
 done
@@ -44,9 +51,15 @@ strategies="surw rff pos pct:depth=3 pct:depth=10 random nsurw portfolio delay:b
 systematic="dfs:preemptions=2"
 artifacts=tools/sctbench-artifacts.tsv
 published=tools/sctbench-published.tsv
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+if [ -n "$render" ] || [ -n "$keep" ]; then
+  out="${render:-$keep}"
+  mkdir -p "$out"
+else
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+fi
 
+if [ -z "$render" ]; then
 # SCTBENCH_BIN: a simrun binary already built (skips the release build; for trying the script out).
 bin="${SCTBENCH_BIN:-}"
 if [ -z "$bin" ]; then
@@ -83,6 +96,7 @@ measure() {
     lo=$((k * window))
     hi=$((lo + window))
     for s in $strategies; do
+      if [ "$deadline" -gt 0 ] && [ "$(date -u +%s)" -ge "$deadline" ]; then break 2; fi
       report=$($bin fuzz "$bench" --strategy "$s" --seeds "$lo..<$hi" --jobs 1 --no-shrink --no-show \
         --out "$traces" 2>/dev/null || true)
       first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | head -1)
@@ -94,14 +108,34 @@ measure() {
 export -f measure
 export bin out trials window strategies systematic deadline
 mkdir -p "$out/cells" "$out/traces"
+echo "$benches" > "$out/order"
+printf 'command\t%s\nstarted\t%s\nfinished\t\nload_start\t%s\nload_end\tnot measured (stopped)\ncommit\t%s\n' \
+  "$command" "$started" "$load_start" "$(git rev-parse --short HEAD)" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\n' "$trials" "$window" >> "$out/meta"
 echo "$benches" | xargs -P "$parallel" -I{} bash -c 'measure "$1"' _ {}
 finished=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
 echo "$benches" > "$out/order"
+printf 'command\t%s\nstarted\t%s\nfinished\t%s\nload_start\t%s\nload_end\t%s\ncommit\t%s\n' "$command" "$started" \
+  "$finished" "$load_start" "$load_end" "$(git rev-parse --short HEAD)" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\n' "$trials" "$window" >> "$out/meta"
+fi
+meta() { sed -nE "s/^$1\t//p" "$out/meta"; }
+command=$(meta command)
+started=$(meta started)
+finished=$(meta finished)
+load_start=$(meta load_start)
+load_end=$(meta load_end)
+trials=$(meta trials)
+window=$(meta window)
+if [ "$finished" = "" ] || [ ! -s "$out/order" ]; then
+  # A measurement stopped before it ended: render what it wrote, and say so.
+  finished="(not finished: rendered from the results written so far)"
+fi
 
 # ---- Rendering: everything below reads $out/cells, the artifacts and the published data. ----
-commit=$(git rev-parse --short HEAD)
-if ! git diff --quiet HEAD -- Sources; then commit="$commit (with uncommitted changes to Sources)"; fi
+commit=$(meta commit)
+if [ -z "$render" ] && ! git diff --quiet HEAD -- Sources; then commit="$commit (with uncommitted changes to Sources)"; fi
 cpu=$(sed -nE 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 machine="$(uname -sm), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores${cpu:+ ($cpu)}"
 table="$out/table.md"
