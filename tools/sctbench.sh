@@ -207,6 +207,7 @@ BEGIN {
     row = "| " b " | " (triv == "" ? "" : triv)
     for (j = 1; j <= ns; j++) row = row " | " cell(b, S[j])
     if (dfs[b] > 0) d = dfs[b]
+    else if (dfsruns[b] == "") d = "not run"
     else d = "— (" dfsruns[b] " runs, " (dfsstate[b] == "exhausted" ? "space exhausted" : "not exhausted") ")"
     print row " | " d " |"
   }
@@ -238,14 +239,17 @@ BEGIN {
       split(pairs[p], q, " ")
       ours = q[1]; tool = q[2]; src = q[3]; key = b SUBSEP tool SUBSEP src
       ratio = "—"
-      if ((key in pmean) && pmean[key] != "" && found[b, ours] > 0) {
+      if (runs[b, ours] == 0) {
+        ratio = "not measured"
+        if ((key in pfound) && pfound[key] > 0) unmeasured[ours] = unmeasured[ours] " " b
+      } else if ((key in pmean) && pmean[key] != "" && found[b, ours] > 0) {
         r = mean(b, ours) / pmean[key]
         ratio = sprintf("%.2f", r)
         met = (r <= 1.5) && !(pfound[key] == 20 && found[b, ours] < runs[b, ours])
         ratio = ratio (met ? "" : " **missed**")
         targets[ours]++; if (met) hit[ours]++; else misses[ours] = misses[ours] " " b " (" sprintf("%.1f×", r) (pfound[key] == 20 && found[b, ours] < runs[b, ours] ? ", found " found[b, ours] "/" runs[b, ours] : "") ")"
       } else if ((key in pfound) && pfound[key] > 0) {
-        ratio = "**missed** (not found)"; targets[ours]++; misses[ours] = misses[ours] " " b " (not found)"
+        ratio = "**missed** (not found)"; targets[ours]++; misses[ours] = misses[ours] " " b " (not found in " runs[b, ours] " trials)"
       }
       row = row " | " cell(b, ours) " | " pub(b, tool, src) " | " ratio
     }
@@ -259,7 +263,7 @@ BEGIN {
   print ""
   for (p = 1; p <= 2; p++) {
     ours = (p == 1) ? "surw" : "rff"
-    print "Target for `" ours "`: met on " hit[ours] + 0 " of " targets[ours] + 0 " rows" (misses[ours] == "" ? "." : "; missed on" misses[ours] ".")
+    print "Target for `" ours "`: met on " hit[ours] + 0 " of " targets[ours] + 0 " rows" (misses[ours] == "" ? "" : "; missed on" misses[ours]) (unmeasured[ours] == "" ? "." : "; not measured (no trial ran):" unmeasured[ours] ".")
   }
   print ""
   print "**The study'"'"'s own data** (mc-imperial/sctbench@d59ab26 `benchmarks/mapleRes.txt` and `benchmarks/buggy.txt`, via tools/sctbench-published.tsv; barrucadu/phd@01446d1 `thesis/data/random.txt` and `pct.txt`, the assertion failures SCTBench'"'"'s own Rand and PCT runs hit — deadlocks are not in those lists):"
