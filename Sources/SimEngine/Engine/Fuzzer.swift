@@ -130,9 +130,10 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// `dfs` walks one tree, so it runs on one thread until the space under its bound is exhausted. Its
     /// "seeds" are run numbers, not a seed space, and a run cannot be redone from its seed (the tree
-    /// walk is the strategy's state), so each finding keeps its run's tape as it goes. `surw` and
-    /// `coverage` carry what they learned from run to run: one strategy object walks the seed space in
-    /// order on one thread (whatever `jobs` is), and a finding keeps its tape for the same reason.
+    /// walk is the strategy's state), so each finding keeps its run's tape as it goes. The learning
+    /// strategies (`learnsAcrossRuns`) carry what they learned from run to run: one strategy object
+    /// walks the seed space in order on one thread (whatever `jobs` is), and a finding keeps its tape
+    /// for the same reason.
     private func runInOrder(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
         let dfs = plan.strategy.kind == .dfs ? DFSStrategy(preemptionBound: plan.strategy.parameter ?? 2) : nil
         let strategy: any Strategy = dfs ?? plan.makeStrategy()
