@@ -1,123 +1,283 @@
 #!/usr/bin/env bash
-# The SCTBench side-by-side table (issue 17): for every ported benchmark (`simrun list --group
-# sctbench`) and strategy, the schedules to the first bug from seed 0 and how many of the first
-# N schedules (default 10,000, the study's limit) were buggy, one job, no shrinking; beside them the
-# published per-benchmark data in tools/sctbench-published.tsv (MapleAlg, and the study's thread and
-# scheduling-point counts). Rewrites the table between the sctbench markers in BENCHMARKS.md and
-# prints it.
-# Usage: tools/sctbench.sh [schedules]    (default 10000; runs every strategy, ~40 minutes)
-#        tools/sctbench.sh --published-only
-#          keeps our cells from the table in BENCHMARKS.md and re-renders the published columns,
-#          notes and totals from tools/sctbench-published.tsv (no build, no runs)
+# SCTBench measured as the field measures it (issue #32), beside the published figures.
+#
+# For every ported benchmark (`simrun list --group sctbench`) and every randomized strategy: TRIALS
+# trials (default 20), trial k running the seeds k*W ..< (k+1)*W (W = 10,000, the artifacts' budget)
+# until the first bug. A cell is the mean schedules to the first bug over the trials that found it,
+# with found/trials. `dfs` is a systematic search (its "seeds" are run numbers, not randomness): it
+# runs once, and its cell is the schedules its search took to the first bug. Each row also says
+# whether the `fifo` schedule (oldest ready job first: round-robin, one operation at a time) and the
+# non-preemptive default schedule (continue the running thread until it blocks, as the study's and
+# CHESS's default; `dfs:preemptions=0`'s one schedule) fail: such rows are trivial.
+#
+# Beside ours: the published per-benchmark figures of tools/sctbench-artifacts.tsv (the SURW and RFF
+# artifacts' 20-trial data, PERIOD's reported figures, SCTBench's own Rand/PCT found-lists; made by
+# tools/sctbench-artifacts.py) and tools/sctbench-published.tsv (MapleAlg, the study's threads and
+# scheduling points). Rewrites the section between the sctbench markers in BENCHMARKS.md and prints it.
+#
+# Usage: tools/sctbench.sh [--trials N] [--window W] [--parallel P] [--until HH:MM] [--only a,b,...]
+#                          [--keep DIR] [--render DIR]
+#   --trials N     trials per cell (default 20)
+#   --window W     schedules per trial (default 10000)
+#   --parallel P   benchmarks measured at once (default 2; each runs its trials in order)
+#   --until HH:MM  UTC: start no campaign after this time (cells then say how many trials ran)
+#   --only LIST    measure only these benchmarks (the table then holds only them)
+#   --keep DIR     keep the raw per-benchmark results in DIR (default: a temporary directory)
+#   --render DIR   measure nothing: render the table from the raw results a --keep run left in DIR
+# Build: one release build of simrun (`swift build -c release --product simrun`) before measuring.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-published=tools/sctbench-published.tsv
-strategies="random pct:depth=3 pos surw coverage delay:bound=2 dfs:preemptions=2"
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-
-# Where a port's schedule is not the study's, or the published row is missing, say so.
-note() {
+command="tools/sctbench.sh $*"
+trials=20
+window=10000
+parallel=2
+until=""
+only=""
+keep=""
+render=""
+while [ $# -gt 0 ]; do
   case "$1" in
-    WorkStealQueue) echo "slot accesses ride with the head/tail accesses (the study may have split them)" ;;
-    fsbench_bad) echo "fails before any scheduling choice, as in the original (index past the lock array)" ;;
-    arithmetic_prog_bad | din_phil*_sat | phase01_bad | sync01_bad | sync02_bad)
-      echo "buggy in (almost) every schedule: trivial in the study too" ;;
-    stringbuffer-jdk1.4) echo "one append and one erase+append, as in the harness (no loops)" ;;
-    *) echo "" ;;
+    --trials) trials="$2"; shift 2 ;;
+    --window) window="$2"; shift 2 ;;
+    --parallel) parallel="$2"; shift 2 ;;
+    --until) until="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    --keep) keep="$2"; shift 2 ;;
+    --render) render="$2"; shift 2 ;;
+    *) echo "sctbench.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 64 ;;
   esac
-}
-
-# The published cells of one benchmark: MapleAlg's verdict and schedules, the study's threads and
-# scheduling points. A benchmark missing from the data file says so in both cells.
-published_cells() {
-  awk -F'\t' -v b="$1" '
-    /^#/ || $1 == "benchmark" { next }
-    $1 == b {
-      verdict = ($3 == 1) ? "found" : "not found"
-      printf "%s, %s | %s / %s", verdict, $4, $5, $6
-      hit = 1
-      exit
-    }
-    END { if (!hit) printf "not in %s | not in %s", FILENAME, FILENAME }
-  ' "$published"
-}
-
-# Renders the table from raw rows ("benchmark|cell|cell|…", one cell per strategy in order).
-render() {
-  local raw="$1" limit="$2"
-  local count found maple
-  count=$(wc -l < "$raw")
-  echo "| benchmark | $(echo "$strategies" | sed 's/ / | /g') | MapleAlg: found?, schedules (mc-imperial/sctbench benchmarks/mapleRes.txt) | study threads / scheduling points (mc-imperial/sctbench benchmarks/buggy.txt) | note |"
-  echo "|---|$(for _ in $strategies; do printf -- '---|'; done)---|---|---|"
-  while IFS='|' read -r bench cells; do
-    echo "| $bench | $(echo "$cells" | sed 's/|/ | /g') | $(published_cells "$bench") | $(note "$bench") |"
-  done < "$raw"
-  echo
-  printf "Bugs found within %s schedules (of %s benchmarks):" "$limit" "$count"
-  local column=2
-  for strategy in $strategies; do
-    found=$(cut -d'|' -f"$column" "$raw" | grep -cv '^—' || true)
-    printf " %s %s;" "$strategy" "$found"
-    column=$((column + 1))
-  done
-  maple=0
-  while IFS='|' read -r bench _; do
-    case "$(published_cells "$bench")" in found,*) maple=$((maple + 1)) ;; esac
-  done < "$raw"
-  printf " published MapleAlg (its own stopping rule, not a schedule limit) %s." "$maple"
-  echo
-}
-
-raw="$out/raw"
-: > "$raw"
-if [ "${1:-}" = "--published-only" ]; then
-  # Our cells are the first 1 + (number of strategies) cells of each existing row.
-  table=$(sed -n '/<!-- sctbench:begin -->/,/<!-- sctbench:end -->/p' BENCHMARKS.md)
-  limit=$(echo "$table" | sed -nE 's/^Bugs found within ([0-9]+) schedules.*/\1/p')
-  if [ -z "$limit" ]; then
-    echo "sctbench.sh: no sctbench table with a totals line between the markers in BENCHMARKS.md" >&2
-    exit 1
-  fi
-  header=$(echo "$table" | sed -n '2p')
-  if [ "$(echo "$header" | cut -d'|' -f3-$(( $(echo "$strategies" | wc -w) + 2 )) | sed 's/ //g')" \
-    != "$(echo "$strategies" | sed 's/ /|/g')" ]; then
-    echo "sctbench.sh: the table's strategy columns are not: $strategies" >&2
-    exit 1
-  fi
-  n=$(echo "$strategies" | wc -w)
-  echo "$table" | sed -n '4,$p' | grep '^| ' | while IFS= read -r row; do
-    echo "$row" | awk -F' \\| ' -v n="$n" '{
-      sub(/^\| /, "", $1)
-      line = $1
-      for (i = 2; i <= n + 1; i++) line = line "|" $i
-      print line
-    }'
-  done > "$raw"
+done
+strategies="surw rff pos pct:depth=3 pct:depth=10 random nsurw portfolio delay:bound=2 coverage"
+systematic="dfs:preemptions=2"
+artifacts=tools/sctbench-artifacts.tsv
+published=tools/sctbench-published.tsv
+if [ -n "$render" ] || [ -n "$keep" ]; then
+  out="${render:-$keep}"
+  mkdir -p "$out"
 else
-  limit="${1:-10000}"
-  swift build -c release --product simrun >/dev/null
-  bin=.build/release/simrun
-  for bench in $($bin list --group sctbench | awk '/^[A-Za-z]/ {print $1}'); do
-    row="$bench"
-    for strategy in $strategies; do
-      report=$($bin fuzz "$bench" --strategy "$strategy" --seeds "0..<$limit" --jobs 1 --keep-going \
-        --no-shrink --no-show --out "$out/traces" 2>/dev/null || true)
-      first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | sort -n | head -1)
-      runs=$(echo "$report" | sed -nE 's/^summary: ([0-9]+) schedules.*/\1/p')
-      fails=$(echo "$report" | sed -nE 's/^summary: .* ([0-9]+) failures.*/\1/p')
-      if [ -n "$first" ]; then
-        row="$row|$((first + 1)) ($fails/$runs)"
-      else
-        row="$row|— (0/$runs)"
-      fi
-    done
-    echo "$row" >> "$raw"
-  done
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
 fi
 
+if [ -z "$render" ]; then
+# SCTBENCH_BIN: a simrun binary already built (skips the release build; for trying the script out).
+bin="${SCTBENCH_BIN:-}"
+if [ -z "$bin" ]; then
+  swift build -c release --product simrun >/dev/null
+  bin=.build/release/simrun
+fi
+benches=$($bin list --group sctbench | awk '/^[A-Za-z]/ {print $1}')
+if [ -n "$only" ]; then benches=$(echo "$only" | tr ',' '\n'); fi
+deadline=0
+if [ -n "$until" ]; then deadline=$(date -u -d "$until" +%s); fi
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
+
+# One benchmark: writes "$out/cells/<bench>" with lines `strategy<TAB>trial<TAB>first-bug-or-0`, and
+# `fifo`/`nonpreemptive` lines (1 when that schedule fails). Trials go outermost, so a deadline leaves
+# every strategy with the same number of trials.
+measure() {
+  local bench="$1" file="$out/cells/$1" traces="$out/traces/$1" k s lo hi first report status
+  mkdir -p "$traces"
+  : > "$file"
+  status=0
+  $bin run "$bench" --strategy fifo --seed 0 --failure-dir "$traces" >/dev/null 2>&1 || status=$?
+  printf 'fifo\t-\t%s\n' "$([ "$status" = 1 ] && echo 1 || echo 0)" >> "$file"
+  report=$($bin fuzz "$bench" --strategy dfs:preemptions=0 --seeds 1 --no-shrink --no-show --out "$traces" 2>/dev/null || true)
+  printf 'nonpreemptive\t-\t%s\n' "$(echo "$report" | grep -q '^FAIL at seed' && echo 1 || echo 0)" >> "$file"
+  report=$($bin fuzz "$bench" --strategy "$systematic" --seeds "0..<$window" --jobs 1 --no-shrink --no-show \
+    --out "$traces" 2>/dev/null || true)
+  first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | head -1)
+  runs=$(echo "$report" | sed -nE 's/^summary: ([0-9]+) schedules.*/\1/p')
+  exhausted=$(echo "$report" | grep -q 'space exhausted' && echo exhausted || echo open)
+  printf '%s\t-\t%s\t%s\t%s\n' "$systematic" "$([ -n "$first" ] && echo $((first + 1)) || echo 0)" "$runs" "$exhausted" >> "$file"
+  for k in $(seq 0 $((trials - 1))); do
+    if [ "$deadline" -gt 0 ] && [ "$(date -u +%s)" -ge "$deadline" ]; then break; fi
+    lo=$((k * window))
+    hi=$((lo + window))
+    for s in $strategies; do
+      if [ "$deadline" -gt 0 ] && [ "$(date -u +%s)" -ge "$deadline" ]; then break 2; fi
+      report=$($bin fuzz "$bench" --strategy "$s" --seeds "$lo..<$hi" --jobs 1 --no-shrink --no-show \
+        --out "$traces" 2>/dev/null || true)
+      first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | head -1)
+      printf '%s\t%s\t%s\n' "$s" "$k" "$([ -n "$first" ] && echo $((first - lo + 1)) || echo 0)" >> "$file"
+    done
+  done
+  rm -rf "$traces"
+}
+export -f measure
+export bin out trials window strategies systematic deadline
+mkdir -p "$out/cells" "$out/traces"
+echo "$benches" > "$out/order"
+printf 'command\t%s\nstarted\t%s\nfinished\t\nload_start\t%s\nload_end\tnot measured (stopped)\ncommit\t%s\n' \
+  "$command" "$started" "$load_start" "$(git rev-parse --short HEAD)" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\n' "$trials" "$window" >> "$out/meta"
+echo "$benches" | xargs -P "$parallel" -I{} bash -c 'measure "$1"' _ {}
+finished=$(date -u '+%Y-%m-%d %H:%M UTC')
+load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
+echo "$benches" > "$out/order"
+printf 'command\t%s\nstarted\t%s\nfinished\t%s\nload_start\t%s\nload_end\t%s\ncommit\t%s\n' "$command" "$started" \
+  "$finished" "$load_start" "$load_end" "$(git rev-parse --short HEAD)" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\n' "$trials" "$window" >> "$out/meta"
+fi
+meta() { sed -nE "s/^$1\t//p" "$out/meta"; }
+command=$(meta command)
+started=$(meta started)
+finished=$(meta finished)
+load_start=$(meta load_start)
+load_end=$(meta load_end)
+trials=$(meta trials)
+window=$(meta window)
+if [ "$finished" = "" ] || [ ! -s "$out/order" ]; then
+  # A measurement stopped before it ended: render what it wrote, and say so.
+  finished="(not finished: rendered from the results written so far)"
+fi
+
+# ---- Rendering: everything below reads $out/cells, the artifacts and the published data. ----
+commit=$(meta commit)
+if [ -z "$render" ] && ! git diff --quiet HEAD -- Sources; then commit="$commit (with uncommitted changes to Sources)"; fi
+cpu=$(sed -nE 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+machine="$(uname -sm), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores${cpu:+ ($cpu)}"
 table="$out/table.md"
-render "$raw" "$limit" > "$table"
+awk -F'\t' -v order="$out/order" -v cells="$out/cells" -v strategies="$strategies" -v systematic="$systematic" \
+  -v artifacts="$artifacts" -v published="$published" -v trials="$trials" -v window="$window" \
+  -v commit="$commit" -v machine="$machine" -v started="$started" -v finished="$finished" \
+  -v load_start="$load_start" -v load_end="$load_end" -v command="$command" '
+function cell(b, s,    n, f, sum) {
+  n = runs[b, s]; f = found[b, s]; sum = total[b, s]
+  if (n == 0) return "not run"
+  if (f == 0) return "— (0/" n ")"
+  return sprintf("%.1f (%d/%d)", sum / f, f, n)
+}
+function mean(b, s) { return found[b, s] > 0 ? total[b, s] / found[b, s] : -1 }
+function pub(b, tool, src,    key) {
+  key = b SUBSEP tool SUBSEP src
+  if (!(key in pfound)) return "—"
+  if (tool == "PERIOD (reported)") return pmean[key]
+  if (pmean[key] == "") return "— (" pfound[key] "/" ptrials[key] ")"
+  return pmean[key] " (" pfound[key] "/" ptrials[key] ")"
+}
+function listed(b, tool,    key) {
+  key = b SUBSEP tool SUBSEP "phd"
+  return (key in pfound) ? "found" : "—"
+}
+BEGIN {
+  ns = split(strategies, S, " ")
+  nb = 0
+  while ((getline line < order) > 0) if (line != "") B[++nb] = line
+  for (i = 1; i <= nb; i++) {
+    file = cells "/" B[i]
+    while ((getline line < file) > 0) {
+      split(line, f, "\t")
+      b = B[i]
+      if (f[1] == "fifo") fifo[b] = f[3]
+      else if (f[1] == "nonpreemptive") np[b] = f[3]
+      else if (f[1] == systematic) { dfs[b] = f[3]; dfsruns[b] = f[4]; dfsstate[b] = f[5] }
+      else { runs[b, f[1]]++; if (f[3] > 0) { found[b, f[1]]++; total[b, f[1]] += f[3] } }
+    }
+  }
+  while ((getline line < artifacts) > 0) {
+    if (line ~ /^#/) continue
+    split(line, f, "\t")
+    src = (f[2] ~ /^zhaohuanqdcn/) ? "surw" : (f[2] ~ /^dylanjwolff/) ? "rff" : "phd"
+    key = f[1] SUBSEP f[3] SUBSEP src
+    pfound[key] = f[4]; ptrials[key] = f[5]; pmean[key] = f[6]
+    if (src != "phd") artifactRow[f[1]] = 1
+  }
+  while ((getline line < published) > 0) {
+    if (line ~ /^#/ || line ~ /^benchmark/) continue
+    split(line, f, "\t")
+    maple[f[1]] = (f[3] == 1 ? "found, " : "not found, ") f[4]
+    study[f[1]] = f[5] " / " f[6]
+  }
+
+  print "Measured " started " to " finished " on commit " commit ", " machine "; load average (1, 5, 15 min) " load_start " at the start, " load_end " at the end (other work shared the machine; the counts do not depend on it, only the time taken)."
+  print "Command: `" command "` (release build; " trials " trials per cell, trial k on seeds k·" window " ..< (k+1)·" window ", each stopping at its first bug)."
+  print ""
+  print "**Our strategies.** Cell: mean schedules to the first bug over the trials that found it (found/trials run). `" systematic "`: the schedules its one search took (a systematic search is the same every trial). Trivial: the bug shows on the `fifo` schedule (F: oldest ready job first, round-robin one operation at a time) or on the non-preemptive default schedule (N: the running thread continues until it blocks)."
+  print ""
+  header = "| benchmark | trivial"
+  rule = "|---|---"
+  for (j = 1; j <= ns; j++) { header = header " | " S[j]; rule = rule "|---" }
+  print header " | " systematic " |"
+  print rule "|---|"
+  for (i = 1; i <= nb; i++) {
+    b = B[i]
+    triv = (fifo[b] == 1 ? "F" : "") (np[b] == 1 ? (fifo[b] == 1 ? ", N" : "N") : "")
+    row = "| " b " | " (triv == "" ? "" : triv)
+    for (j = 1; j <= ns; j++) row = row " | " cell(b, S[j])
+    if (dfs[b] > 0) d = dfs[b]
+    else if (dfsruns[b] == "") d = "not run"
+    else d = "— (" dfsruns[b] " runs, " (dfsstate[b] == "exhausted" ? "space exhausted" : "not exhausted") ")"
+    print row " | " d " |"
+  }
+  print ""
+  line = "Found in at least one trial (of " nb " benchmarks):"
+  for (j = 1; j <= ns; j++) {
+    c = 0; all = 0
+    for (i = 1; i <= nb; i++) { if (found[B[i], S[j]] > 0) c++; if (found[B[i], S[j]] == runs[B[i], S[j]] && runs[B[i], S[j]] > 0) all++ }
+    line = line " " S[j] " " c " (every trial " all ");"
+  }
+  c = 0
+  for (i = 1; i <= nb; i++) if (dfs[B[i]] > 0) c++
+  print line " " systematic " " c "."
+  nt = 0
+  for (i = 1; i <= nb; i++) if (fifo[B[i]] == 1 || np[B[i]] == 1) nt++
+  print "Trivial rows (found by the fifo or the non-preemptive schedule): " nt " of " nb "."
+  print ""
+
+  print "**Beside the published figures** (same programs: PERIOD'"'"'s copies of SCTBench, which both artifacts run; `WorkStealQueue-1stealer` is the program they run). Published cells: mean schedules to the first bug over the trials that found it (found/trials), computed by tools/sctbench-artifacts.py from zhaohuanqdcn/SURW@2a4c5de `stats/period/<suite>/<bench>/<config>-<trial>.json` (counted as its `scripts/analyze/eval_period.py` counts: the profiling dry run is one more schedule, except for pos and rw) and dylanjwolff/RFF@b717e06 `scripts/data-analysis/full-data.csv` (its `scripts/data-analysis/analyze.py` names: RFF = power-coe-always-rand-schedfuzz) and `prior_work.csv` (PERIOD as its paper reports it: one figure, no trials). Ratio: ours / published; target: at or below 1.5 with every trial finding it where the published tool found it in 20/20."
+  print ""
+  print "| benchmark | surw | SURW (SURW art.) | ratio | rff | RFF (RFF art.) | ratio | nsurw | N-S (SURW art.) | pct:depth=3 | PCT-3 (SURW art.) | PCT3 (RFF art.) | pct:depth=10 | PCT-10 (SURW art.) | pos | POS (SURW art.) | POS (RFF art.) | random | RW (SURW art.) | PERIOD (reported) |"
+  print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  for (i = 1; i <= nb; i++) {
+    b = B[i]
+    if (!(b in artifactRow)) continue
+    row = "| " b
+    split("surw SURW surw|rff RFF rff", pairs, "|")
+    for (p = 1; p <= 2; p++) {
+      split(pairs[p], q, " ")
+      ours = q[1]; tool = q[2]; src = q[3]; key = b SUBSEP tool SUBSEP src
+      ratio = "—"
+      if (runs[b, ours] == 0) {
+        ratio = "not measured"
+        if ((key in pfound) && pfound[key] > 0) unmeasured[ours] = unmeasured[ours] " " b
+      } else if ((key in pmean) && pmean[key] != "" && found[b, ours] > 0) {
+        r = mean(b, ours) / pmean[key]
+        ratio = sprintf("%.2f", r)
+        met = (r <= 1.5) && !(pfound[key] == 20 && found[b, ours] < runs[b, ours])
+        ratio = ratio (met ? "" : " **missed**")
+        targets[ours]++; if (met) hit[ours]++; else misses[ours] = misses[ours] " " b " (" sprintf("%.1f×", r) (pfound[key] == 20 && found[b, ours] < runs[b, ours] ? ", found " found[b, ours] "/" runs[b, ours] : "") ")"
+      } else if ((key in pfound) && pfound[key] > 0) {
+        ratio = "**missed** (not found)"; targets[ours]++; misses[ours] = misses[ours] " " b " (not found in " runs[b, ours] " trials)"
+      }
+      row = row " | " cell(b, ours) " | " pub(b, tool, src) " | " ratio
+    }
+    row = row " | " cell(b, "nsurw") " | " pub(b, "N-S", "surw")
+    row = row " | " cell(b, "pct:depth=3") " | " pub(b, "PCT-3", "surw") " | " pub(b, "PCT3", "rff")
+    row = row " | " cell(b, "pct:depth=10") " | " pub(b, "PCT-10", "surw")
+    row = row " | " cell(b, "pos") " | " pub(b, "POS", "surw") " | " pub(b, "POS", "rff")
+    row = row " | " cell(b, "random") " | " pub(b, "RW", "surw") " | " pub(b, "PERIOD (reported)", "rff") " |"
+    print row
+  }
+  print ""
+  for (p = 1; p <= 2; p++) {
+    ours = (p == 1) ? "surw" : "rff"
+    print "Target for `" ours "`: met on " hit[ours] + 0 " of " targets[ours] + 0 " rows" (misses[ours] == "" ? "" : "; missed on" misses[ours]) (unmeasured[ours] == "" ? "." : "; not measured (no trial ran):" unmeasured[ours] ".")
+  }
+  print ""
+  print "**The study'"'"'s own data** (mc-imperial/sctbench@d59ab26 `benchmarks/mapleRes.txt` and `benchmarks/buggy.txt`, via tools/sctbench-published.tsv; barrucadu/phd@01446d1 `thesis/data/random.txt` and `pct.txt`, the assertion failures SCTBench'"'"'s own Rand and PCT runs hit — deadlocks are not in those lists):"
+  print ""
+  print "| benchmark | MapleAlg: found?, schedules | study threads / scheduling points | SCT Rand | SCT PCT |"
+  print "|---|---|---|---|---|"
+  for (i = 1; i <= nb; i++) {
+    b = B[i]
+    m = (b in maple) ? maple[b] : "not in the data"
+    t = (b in study) ? study[b] : "not in the data"
+    print "| " b " | " m " | " t " | " listed(b, "SCT Rand") " | " listed(b, "SCT PCT") " |"
+  }
+}' /dev/null > "$table"
+
 cat "$table"
 if grep -q '<!-- sctbench:begin -->' BENCHMARKS.md; then
   awk -v table="$table" '

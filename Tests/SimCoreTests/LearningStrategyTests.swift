@@ -65,9 +65,9 @@ func schedulesToFirstFailure(_ strategy: any Strategy, limit: Int, _ setUp: (Sim
         #expect(Set(first).count > 1, "different seeds should give different schedules")
     }
 
-    @Test func onlySurwAndCoverageLearnAcrossRuns() {
+    @Test func onlyTheLearningStrategiesRunInSeedOrder() {
         let learning = StrategySpec.Kind.allCases.filter(\.learnsAcrossRuns)
-        #expect(learning == [.surw, .coverage])
+        #expect(learning == [.portfolio, .surw, .coverage, .nsurw, .rff])
         #expect(StrategySpec(parsing: "pos")?.description == "pos")
         #expect(StrategySpec(parsing: "surw")?.description == "surw")
         #expect(StrategySpec(parsing: "coverage")?.description == "coverage")
@@ -97,11 +97,11 @@ func schedulesToFirstFailure(_ strategy: any Strategy, limit: Int, _ setUp: (Sim
         #expect(interleaved > 0 && interleaved < 100)
     }
 
-    @Test func surwWeightsLanesByTheEventsTheyHaveLeft() {
+    @Test func nsurwWeightsLanesByTheEventsTheyHaveLeft() {
         // Lane "long" has nine object jobs, lane "short" one. Uniform over interleavings, the short
         // lane's job lands in each of the ten positions equally often, so it runs first only one time
         // in ten; a random walk runs it first half the time. SURW learns the counts in the first runs.
-        let strategy = SURWStrategy()
+        let strategy = NSURWStrategy()
         var shortFirst = 0
         for seed in 0..<1_000 {
             let log = OrderLog()
@@ -112,5 +112,75 @@ func schedulesToFirstFailure(_ strategy: any Strategy, limit: Int, _ setUp: (Sim
             if seed >= 10 && log.entries.first == "short" { shortFirst += 1 }
         }
         #expect(shortFirst > 50 && shortFirst < 200, "short ran first in \(shortFirst) of 990 runs")
+    }
+}
+
+@Suite struct PublishedLearningStrategyTests {
+    /// Lane "long" writes x nine times, lane "short" reads it once: ten interesting events.
+    private func tenEvents(_ sim: Simulation, _ log: OrderLog) {
+        let x = sim.shared("x", 0)
+        for _ in 0..<9 { sim.post(on: "long", "write x") { x.write(1) } }
+        sim.post(on: "short", "read x") { log.append("short@\(x.read())") }
+    }
+
+    @Test func surwPlacesTheShortLanesEventUniformlyAmongTheInterestingOnes() {
+        // Uniform over interleavings of the ten events on x, the read sees no write (runs first) one
+        // time in ten; a random walk runs it first half the time.
+        let strategy = SURWStrategy()
+        var first = 0
+        for seed in 0..<1_000 {
+            let log = OrderLog()
+            _ = simulate(seed: UInt64(seed), strategy: strategy) { tenEvents($0, log) }
+            if seed > 0 && log.entries == ["short@0"] { first += 1 }
+        }
+        #expect(first > 50 && first < 170, "the read ran first in \(first) of 999 runs")
+        #expect(strategy.learningNote?.hasPrefix("surw selected from 1 shared cell") == true)
+    }
+
+    @Test(arguments: ["surw", "rff", "nsurw"])
+    func aLearningCampaignIsTheSameWhenRunAgain(_ name: String) throws {
+        let spec = try #require(StrategySpec(parsing: name))
+        func campaign() -> [[UInt32]] {
+            let strategy = spec.makeStrategy()
+            return (0..<200).map { seed in
+                simulate(seed: UInt64(seed), strategy: strategy) { sim in
+                    let x = sim.shared("x", 0)
+                    for lane in ["a", "b", "c"] {
+                        sim.post(on: lane, "write x") { x.write(x.read() + 1) }
+                        sim.post(on: lane, "read x") { _ = x.read() }
+                    }
+                }.tape.decisions.map(\.chosen)
+            }
+        }
+        let first = campaign()
+        #expect(first == campaign())
+        #expect(Set(first).count > 1)
+    }
+
+    @Test func rffKeepsSchedulesThatShowNewReadsFromPairs() {
+        let strategy = RFFStrategy()
+        for seed in 0..<100 {
+            _ = simulate(seed: UInt64(seed), strategy: strategy) { sim in
+                let x = sim.shared("x", 0)
+                sim.post(on: "w1", "write x one") { x.write(1) }
+                sim.post(on: "w2", "write x two") { x.write(2) }
+                sim.post(on: "r", "read x") { _ = x.read() }
+            }
+        }
+        // Three pairs: the read sees the initial value, one, or two.
+        #expect(strategy.pairCount == 3)
+        #expect(strategy.corpusCount >= 1 && strategy.corpusCount <= 3)
+        #expect(strategy.learningNote == "rff learned from 3 reads-from pairs (\(strategy.corpusCount) kept schedules)")
+    }
+
+    @Test func withoutSharedCellsNeitherCanLearnAndBothSaySo() {
+        for strategy in [SURWStrategy(), RFFStrategy()] as [any Strategy & CampaignLearner] {
+            for seed in 0..<10 {
+                _ = simulate(seed: UInt64(seed), strategy: strategy) { sim in
+                    for lane in ["a", "b"] { sim.post(on: lane, "write y") {} }
+                }
+            }
+            #expect(strategy.learningNote?.contains("cannot") == true, "\(strategy.description)")
+        }
     }
 }

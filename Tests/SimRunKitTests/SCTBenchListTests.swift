@@ -45,7 +45,7 @@ import Testing
         return output.split(separator: "\n").first { $0.hasPrefix("FAIL at seed") }.map(String.init) ?? ""
     }
 
-    @Test(arguments: ["pos", "surw", "coverage"])
+    @Test(arguments: ["pos", "surw", "nsurw", "rff", "coverage", "portfolio"])
     func theFirstFailureIsTheSameWhateverTheJobs(_ strategy: String) throws {
         let alone = try firstFailure(strategy, jobs: 1)
         #expect(alone.hasPrefix("FAIL at seed"))

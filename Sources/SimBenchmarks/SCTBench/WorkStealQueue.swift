@@ -1,23 +1,41 @@
 import SimCore
 
-/// SCTBench `CHESS.WorkStealQueue` (the CHESS work-stealing queue test, `WorkStealQueue.cpp/.h`, with
-/// its BUG3): the owner pushes and pops at the tail without a lock, stealers take from the head under
-/// a lock. With BUG3, `Push` lets the queue fill every slot (`t < head + mask + 1`), so a push can
-/// overwrite the slot a stealer has claimed (head already advanced) but not read yet: one item is
-/// operated on twice and another never, and the final `Check` (`field == 1`) fails.
+/// SCTBench `CHESS.WorkStealQueue` (the CHESS work-stealing queue test; mc-imperial/sctbench d59ab26,
+/// `benchmarks/chess/WorkStealQueue.cpp` and `WorkStealQueue.h`, with its BUG3): the owner pushes and
+/// pops at the tail without a lock, stealers take from the head under a lock. With BUG3, `Push` lets
+/// the queue fill every slot (`t < head + mask + 1`), so a push can overwrite the slot a stealer has
+/// claimed (head already advanced) but not read yet: one item is operated on twice and another never,
+/// and the final `Check` (`field == 1`) fails.
+///
+/// Two configurations, each a benchmark: `WorkStealQueue` with 2 stealers (the study's: its
+/// `benchmarks/buggy.txt` lists 3 threads for it, main included) and `WorkStealQueue-1stealer` with the
+/// original's default `nStealers = 1` (the program run without arguments, as PERIOD's copy, which the
+/// SURW and RFF artifacts measure, runs it). Both: 4 items, 2 steal attempts, initial size 2.
 ///
 /// The `fixed` variant is the same test without BUG3 (`t < head + mask`): no schedule fails it, which
-/// checks the port as much as the bug. Two stealers with two attempts each, four items, initial size 2, as in the study. Every access to
-/// `head` and `tail` (atomics in the original) is a scheduling point; slot accesses ride with them.
+/// checks the port as much as the bug. Every access to `head` and `tail` (atomics in the original) is a
+/// scheduling point; slot accesses ride with them.
 enum WorkStealQueue {
-    static let scenario = SCTBench.benchmark(
-        "WorkStealQueue", origin: "SCTBench CHESS/WorkStealQueue.cpp (BUG3; 2 stealers, 4 items)",
-        summary: "a push into a full ring overwrites the slot a stealer claimed; an item runs twice",
-        fixed: "Push keeps one slot free (t < head + mask), the original without BUG3"
-    ) { program, fixed in
+    /// The benchmark's name for `stealers` stealer threads.
+    static func name(stealers: Int) -> String {
+        stealers == 2 ? "WorkStealQueue" : "WorkStealQueue-\(stealers)stealer\(stealers == 1 ? "" : "s")"
+    }
+
+    static func scenario(stealers: Int) -> Scenario {
+        SCTBench.benchmark(
+            name(stealers: stealers),
+            origin:
+                "SCTBench CHESS/WorkStealQueue.cpp at d59ab26 (BUG3; \(stealers) stealer\(stealers == 1 ? "" : "s"), 4 items)",
+            summary: "a push into a full ring overwrites the slot a stealer claimed; an item runs twice",
+            fixed: "Push keeps one slot free (t < head + mask), the original without BUG3"
+        ) { program, fixed in
+            build(program, fixed: fixed, stealers: stealers)
+        }
+    }
+
+    private static func build(_ program: BenchProgram, fixed: Bool, stealers: Int) {
         let sim = program.simulation
         let items = 4
-        let stealers = 2
         let attempts = 2
         let lock = program.mutex("cs")
         let head = sim.shared("head", 0)

@@ -66,6 +66,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var currentJobLabel: Symbol = .empty
     /// The strategy, when it watches reads-from pairs (see `SharedCell`).
     let readsFromObserver: (any ReadsFromObserver)?
+    /// The strategy, when it watches every shared-cell access with its site (`surw`, `rff`).
+    let accessObserver: (any SharedAccessObserver)?
     @exclusivity(unchecked) var reportedFailure: Verdict?
     @exclusivity(unchecked) var oracles = OracleSet()
     @exclusivity(unchecked) var liveTasks: [Int: String] = [:]
@@ -111,6 +113,7 @@ public final class Simulation: @unchecked Sendable {
         keyMessage = symbols.intern("message")
         keyTo = symbols.intern("to")
         readsFromObserver = strategy as? any ReadsFromObserver
+        accessObserver = strategy as? any SharedAccessObserver
         pickKindHash = symbols.contentHash(kindPick)
         ordinalKeyHash = symbols.contentHash(keyOrdinal)
         timerKeyHash = symbols.contentHash(keyTimer)

@@ -19,6 +19,9 @@ public final class SharedCell<Value>: @unchecked Sendable {
     /// The event of the last write (0: the initial value) and the site that wrote it.
     private var lastWrite: EventID = 0
     private var lastWriteSite: UInt64 = 0
+    /// The last write's lane and label hashes (0, 0: the initial value), for `SharedAccessObserver`.
+    private var lastWriteLane: UInt64 = 0
+    private var lastWriteLabel: UInt64 = 0
 
     init(simulation: Simulation, keys: SharedSymbols, name: Symbol, initial: Value) {
         self.simulation = simulation
@@ -37,6 +40,12 @@ public final class SharedCell<Value>: @unchecked Sendable {
         if let observer = sim.readsFromObserver {
             observer.observeReadsFrom(sim.readsFromPair(cell: name, writeSite: lastWriteSite))
         }
+        if let observer = sim.accessObserver {
+            observer.observeAccess(
+                SharedAccess(
+                    cell: sim.symbols.contentHash(name), lane: sim.accessLane(), label: sim.accessLabel(),
+                    isWrite: false, fromLane: lastWriteLane, fromLabel: lastWriteLabel))
+        }
         return value
     }
 
@@ -48,6 +57,14 @@ public final class SharedCell<Value>: @unchecked Sendable {
         if let shown = Self.fieldValue(newValue) { fields.append(EventField(keys.value, shown)) }
         lastWrite = sim.emit(keys.write, subject: name, fields: fields)
         lastWriteSite = sim.accessSite()
+        if let observer = sim.accessObserver {
+            lastWriteLane = sim.accessLane()
+            lastWriteLabel = sim.accessLabel()
+            observer.observeAccess(
+                SharedAccess(
+                    cell: sim.symbols.contentHash(name), lane: lastWriteLane, label: lastWriteLabel, isWrite: true,
+                    fromLane: 0, fromLabel: 0))
+        }
     }
 
     /// The value without an event: for oracles, which observe rather than take part.
@@ -68,7 +85,58 @@ public protocol ReadsFromObserver: AnyObject {
     func observeReadsFrom(_ pair: UInt64)
 }
 
+/// One access to a shared cell, as a `SharedAccessObserver` sees it: every name by its content hash,
+/// stable across runs.
+public struct SharedAccess: Sendable, Hashable {
+    /// The cell's name.
+    public var cell: UInt64
+    /// The lane of the job that accessed it (0 outside any job).
+    public var lane: UInt64
+    /// That job's label (0 outside any job).
+    public var label: UInt64
+    /// A write, or a read.
+    public var isWrite: Bool
+    /// For a read: the lane and label of the job whose write it saw (0, 0: the initial value).
+    public var fromLane: UInt64
+    /// See `fromLane`.
+    public var fromLabel: UInt64
+
+    /// An access of `cell` by the job `label` on `lane`; a read names the write it saw.
+    public init(cell: UInt64, lane: UInt64, label: UInt64, isWrite: Bool, fromLane: UInt64, fromLabel: UInt64) {
+        self.cell = cell
+        self.lane = lane
+        self.label = label
+        self.isWrite = isWrite
+        self.fromLane = fromLane
+        self.fromLabel = fromLabel
+    }
+
+    /// The site of the access, lane and label together (as `Simulation.accessSite` computes it).
+    public var site: UInt64 { Self.site(lane: lane, label: label) }
+
+    /// The site of lane and label hashes; never 0.
+    public static func site(lane: UInt64, label: UInt64) -> UInt64 {
+        var hash = Digest()
+        hash.mix(lane)
+        hash.mix(label)
+        return hash.value | 1
+    }
+}
+
+/// A strategy that wants every shared-cell access of a run: which job touched which cell, and for a
+/// read, which job's write it saw (`surw` chooses its interesting events from these, `rff` its
+/// reads-from pairs).
+public protocol SharedAccessObserver: AnyObject {
+    /// A job read or wrote a shared cell.
+    func observeAccess(_ access: SharedAccess)
+}
+
 extension Simulation {
+    /// The site a candidate job would access shared cells from (`SharedAccess.site`).
+    public static func accessSite(lane: Symbol, label: Symbol, in symbols: SymbolTable) -> UInt64 {
+        SharedAccess.site(lane: symbols.contentHash(lane), label: symbols.contentHash(label))
+    }
+
     /// A shared cell named `name` holding `initial`; its reads and writes are events.
     public func shared<Value>(_ name: String, _ initial: Value) -> SharedCell<Value> {
         let keys =
@@ -88,6 +156,18 @@ extension Simulation {
         hash.mix(symbols.contentHash(lanes[Int(currentLaneIndex)].name))
         hash.mix(symbols.contentHash(currentJobLabel))
         return hash.value | 1
+    }
+
+    /// The running job's lane, by its name's hash (0 outside any job).
+    func accessLane() -> UInt64 {
+        guard currentLaneIndex >= 0 else { return 0 }
+        return symbols.contentHash(lanes[Int(currentLaneIndex)].name)
+    }
+
+    /// The running job's label, by its text's hash (0 outside any job).
+    func accessLabel() -> UInt64 {
+        guard currentLaneIndex >= 0 else { return 0 }
+        return symbols.contentHash(currentJobLabel)
     }
 
     func readsFromPair(cell: Symbol, writeSite: UInt64) -> UInt64 {

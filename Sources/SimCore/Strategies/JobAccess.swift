@@ -1,6 +1,6 @@
 /// What a job label says the job will touch, by the convention `"<verb> <object> [more]"`: `"read x"`,
 /// `"write balance"`, `"lock m"`. POS decides which pending jobs race with the one that ran from it;
-/// SURW counts the jobs that touch an object as the "interesting" ones. A label without an object
+/// `nsurw` counts the jobs that touch an object as the "interesting" ones. A label without an object
 /// (`"txn.commit"`) is taken to touch everything: nothing is assumed independent that might not be.
 struct JobAccess: Hashable {
     /// The object's name hash, or nil for "anything".

@@ -4,17 +4,24 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
     /// The strategies there are, by their command-line names.
     public enum Kind: String, Sendable, CaseIterable {
         case fifo, random, pct, delay, dfs, portfolio, replay, pos, surw, coverage
+        /// SURW's non-selective variant (N-S in its artifact): every object-touching job weighted.
+        case nsurw
+        /// Reads-from fuzzing (RFF, ASPLOS 2024).
+        case rff
 
-        /// The strategy carries what it learned from one run into the next (`surw`'s event counts,
-        /// `coverage`'s corpus), so a campaign runs it on one thread in seed order.
-        public var learnsAcrossRuns: Bool { self == .surw || self == .coverage }
+        /// The strategy carries what it learned from one run into the next (`surw`'s profile,
+        /// `nsurw`'s event counts, `coverage`'s and `rff`'s corpus), so a campaign runs it on one
+        /// thread in seed order.
+        public var learnsAcrossRuns: Bool {
+            self == .surw || self == .coverage || self == .nsurw || self == .rff || self == .portfolio
+        }
 
         /// The campaign this strategy needs (campaign code asks this, never the kind).
         public var campaignShape: CampaignShape {
             switch self {
             case .dfs: .exhaustive
-            case .surw, .coverage: .inOrder
-            case .fifo, .random, .pct, .delay, .portfolio, .replay, .pos: .independentSeeds
+            case .surw, .coverage, .nsurw, .rff, .portfolio: .inOrder
+            case .fifo, .random, .pct, .delay, .replay, .pos: .independentSeeds
             }
         }
     }
@@ -74,7 +81,7 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .pct: ("depth", 1...1_000)
         case .delay: ("bound", 0...1_000)
         case .dfs: ("preemptions", 0...1_000)
-        case .fifo, .random, .portfolio, .replay, .pos, .surw, .coverage: nil
+        case .fifo, .random, .portfolio, .replay, .pos, .surw, .coverage, .nsurw, .rff: nil
         }
     }
 
@@ -122,10 +129,12 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         case .pos: POSStrategy()
         case .surw: SURWStrategy()
         case .coverage: CoverageGuidedStrategy()
+        case .nsurw: NSURWStrategy()
+        case .rff: RFFStrategy()
         }
     }
 
     /// The accepted spellings, for help texts and error messages.
     public static let names =
-        "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio, pos, surw, coverage"
+        "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio, pos, surw, coverage, nsurw, rff"
 }

@@ -95,6 +95,9 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         public var exhausted: Bool
         /// For `dfs`: each preemption bound whose schedules all ran, with the runs taken by then.
         public var exhaustedRounds: [DFSStrategy.Round] = []
+        /// For strategies that learn across runs (`surw`, `rff`, `portfolio`): what they learned from,
+        /// or why they could not (one line, said once per campaign).
+        public var learning: String?
         /// Schedules per wall-clock second.
         public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
     }
@@ -149,9 +152,10 @@ public struct Fuzzer: Sendable, CampaignExecutor {
 
     /// `dfs` walks one tree, so it runs on one thread until the space under its bound is exhausted. Its
     /// "seeds" are run numbers, not a seed space, and a run cannot be redone from its seed (the tree
-    /// walk is the strategy's state), so each finding keeps its run's tape as it goes. `surw` and
-    /// `coverage` carry what they learned from run to run: one strategy object walks the seed space in
-    /// order on one thread (whatever `jobs` is), and a finding keeps its tape for the same reason.
+    /// walk is the strategy's state), so each finding keeps its run's tape as it goes. The learning
+    /// strategies (`learnsAcrossRuns`) carry what they learned from run to run: one strategy object
+    /// walks the seed space in order on one thread (whatever `jobs` is), and a finding keeps its tape
+    /// for the same reason.
     private func runInOrder(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
         let dfs = plan.strategy.makeExhaustiveWalker()
         let strategy: any Strategy = dfs ?? plan.makeStrategy()
@@ -198,7 +202,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         let report = Report(
             schedules: runs, failures: table.failingRuns, findings: findings, goals: goals,
             goalCounts: goalTally.counts(for: goals.count), seconds: (ContinuousClock.now - start).seconds,
-            exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [])
+            exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [],
+            learning: (strategy as? any CampaignLearner)?.learningNote)
         return CampaignOutcome(report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
     }
 }

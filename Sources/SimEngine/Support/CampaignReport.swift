@@ -15,6 +15,13 @@ public protocol CampaignReport {
     var coverage: [(goal: String, runs: Int)] { get }
     /// One entry per distinct failure, lowest seed first.
     var distinctFailures: [CampaignFinding] { get }
+    /// What a strategy that learns across runs learned from, or why it could not (nil otherwise).
+    var learning: String? { get }
+}
+
+extension CampaignReport {
+    /// None: only campaigns of learning strategies (`Fuzzer.Report`) carry a learning note.
+    public var learning: String? { nil }
 }
 
 /// One distinct failure of a campaign: its signature and the lowest seed that showed it.
@@ -53,6 +60,7 @@ extension CampaignOutcome: CampaignReport {
     package var failures: Int { report.failures }
     package var seconds: Double { report.seconds }
     package var exhausted: Bool { report.exhausted }
+    package var learning: String? { report.learning }
     package var coverage: [(goal: String, runs: Int)] { report.coverage }
     package var distinctFailures: [CampaignFinding] {
         let crashed = crashes.map {
@@ -65,7 +73,7 @@ extension CampaignOutcome: CampaignReport {
 /// The result-document members of a campaign (schema `simrun.result/1`, README "JSON results").
 public enum CampaignJSON {
     /// `schedules`, `seconds`, `rate`, `failures`, `distinct`, `findings`, `sometimes` (and
-    /// `exhausted` when `exhaustive`) for `report`; `details` adds members to each finding (its
+    /// `exhausted` when `exhaustive`, `learning` when the strategy learns across runs) for `report`; `details` adds members to each finding (its
     /// trace path, what the command knows about it).
     public static func members(
         of report: some CampaignReport, also extra: [CampaignFinding] = [], exhaustive: Bool = false,
@@ -97,6 +105,7 @@ public enum CampaignJSON {
                     })),
         ]
         if exhaustive { members.append(.init("exhausted", .bool(report.exhausted))) }
+        if let learning = report.learning { members.append(.init("learning", .string(learning))) }
         return members
     }
 }

@@ -7,7 +7,8 @@ import SimTrace
 /// reported (a run that does not replay identically is nondeterministic).
 extension FuzzCommand {
     /// Runs the campaign: in worker processes, or in process for `dfs` (one tree walk, one thread) and
-    /// for `surw` and `coverage` (one strategy learning from run to run, seeds in order).
+    /// for the learning strategies (surw, nsurw, rff, coverage, portfolio: one strategy learning from
+    /// run to run, seeds in order).
     func runCampaign(plan: RunPlan, configuration: Fuzzer.Configuration, console: Console)
         throws(CommandFailure) -> CampaignOutcome
     {
@@ -17,7 +18,7 @@ extension FuzzCommand {
             let rate = elapsed > 0 ? Int(Double(runs) / elapsed) : 0
             console.progress("  \(runs) schedules  \(rate)/s  \(failures) failures  \(distinct) distinct")
         }
-        // dfs walks one tree on one thread, and surw and coverage learn from run to run on one thread;
+        // dfs walks one tree on one thread, and the learning strategies learn from run to run on one thread;
         // without process isolation (the command tree hosted by
         // another program) the campaign runs on threads in this process, where a trap would end it.
         let executor: any CampaignExecutor =

@@ -296,6 +296,7 @@ struct FuzzCommand: CatalogCommand {
                 )
             }
         }
+        if let learning = report.learning { console.out("  learning: \(learning)") }
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
         }
