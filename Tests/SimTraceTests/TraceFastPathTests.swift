@@ -99,4 +99,36 @@ import Testing
         #expect(slow.error == nil)
         #expect(TraceFixtures.events(slow.records) == events)
     }
+
+    /// `nextAdjacentEvent(into:)` then `nextEventOrDecision(into:)` (what the replay's sink does)
+    /// yields every event and decision of `next()`, in order, and stops where it stops.
+    @Test func adjacentEventsThenRecordsYieldWhatNextYields() throws {
+        let (bytes, run) = try TraceFixtures.memoryTrace(count: 2_000, checkpointEvery: 300, eventsPerFrame: 450)
+        for cut in [bytes.count, bytes.count * 2 / 3] {
+            let slow = TraceFixtures.readAll(Array(bytes[..<cut]))
+            let reader = try TraceReader(bytes: Array(bytes[..<cut]), name: "adjacent")
+            var event = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
+            var events: [Event] = []
+            var decisions: [Decision] = []
+            reading: while true {
+                if try reader.nextAdjacentEvent(into: &event) {
+                    events.append(event)
+                    continue
+                }
+                switch try reader.nextEventOrDecision(into: &event) {
+                case .event: events.append(event)
+                case .decision(let decision): decisions.append(decision)
+                case .end: break reading
+                }
+            }
+            #expect(events == TraceFixtures.events(slow.records))
+            #expect(decisions.count == slow.records.filter { if case .decision = $0 { true } else { false } }.count)
+            #expect(reader.isTruncated == (cut != bytes.count))
+            if cut == bytes.count {
+                #expect(events == run.events)
+                #expect(decisions == run.decisions)
+            }
+            #expect(try reader.nextAdjacentEvent(into: &event) == false)
+        }
+    }
 }

@@ -27,7 +27,7 @@ package final class ComparingSink: EventSink {
     @exclusivity(unchecked) private var redefinitionsSeen = 0
     /// The recorded event being compared (decoded in place, reused).
     @exclusivity(unchecked) private var recorded = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
-    @exclusivity(unchecked) private var recentLive = RecentEvents(capacity: ComparingSink.context + 1)
+    private let recentLive = RecentEvents(capacity: ComparingSink.context + 1)
     @exclusivity(unchecked) private(set) var divergence: Divergence?
     package var readError: TraceError? { stream.readError }
     @exclusivity(unchecked) private(set) var compared: UInt64 = 0
@@ -60,7 +60,7 @@ package final class ComparingSink: EventSink {
         // One flag for "stopped comparing" (divergence, truncation reached, read error): testing the
         // optionals per event goes through their value witnesses.
         guard !done else { return }
-        remember(event, in: &recentLive)
+        remember(event, in: recentLive)
         guard readNextRecorded() else {
             done = true
             stream.dropEvents()
@@ -136,7 +136,7 @@ package final class ComparingSink: EventSink {
         stream.nextEvent(into: &recorded)
     }
 
-    private func remember(_ event: Event, in list: inout RecentEvents) {
+    private func remember(_ event: Event, in list: RecentEvents) {
         list.add(event)
     }
 
@@ -156,17 +156,30 @@ package final class ComparingSink: EventSink {
     }
 }
 
-/// The last few events, in a ring (shifting an array per event showed up in replay profiles).
-package struct RecentEvents {
-    private var items: [Event] = []
-    private var next = 0
+/// The last few events, in a ring of fixed storage (shifting an array per event showed up in replay
+/// profiles; an `Array` ring still paid a uniqueness and a bound check per event).
+package final class RecentEvents {
+    private let items: UnsafeMutablePointer<Event>
+    @exclusivity(unchecked) private var stored = 0
+    @exclusivity(unchecked) private var next = 0
     package let capacity: Int
 
-    package init(capacity: Int) { self.capacity = capacity }
+    package init(capacity: Int) {
+        precondition(capacity > 0, "a ring needs room")
+        self.capacity = capacity
+        items = .allocate(capacity: capacity)
+    }
 
-    mutating func add(_ event: Event) {
-        if items.count < capacity {
-            items.append(event)
+    deinit {
+        items.deinitialize(count: stored)
+        items.deallocate()
+    }
+
+    @inline(__always)
+    func add(_ event: Event) {
+        if stored < capacity {
+            (items + stored).initialize(to: event)
+            stored += 1
         } else {
             items[next] = event
             next = next + 1 == capacity ? 0 : next + 1
@@ -174,5 +187,8 @@ package struct RecentEvents {
     }
 
     /// Oldest first.
-    var ordered: [Event] { Array(items[next...] + items[..<next]) }
+    var ordered: [Event] {
+        let all = Array(UnsafeBufferPointer(start: items, count: stored))
+        return Array(all[next...] + all[..<next])
+    }
 }

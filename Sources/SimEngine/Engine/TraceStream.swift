@@ -156,6 +156,7 @@ package final class TraceStream: DecisionSource {
         }
         guard !failed else { return false }
         do {
+            if try reader.nextAdjacentEvent(into: &event) { return true }
             while true {
                 switch try reader.nextEventOrDecision(into: &event) {
                 case .event: return true

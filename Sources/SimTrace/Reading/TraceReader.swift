@@ -204,6 +204,24 @@ public final class TraceReader {
         }
     }
 
+    /// Decodes the next record into `event` when it is an event inside the frame already decoded,
+    /// and returns true; false (having read nothing) otherwise, or when the reader has stopped: the
+    /// caller then reads on with `nextEventOrDecision(into:)`. The replay's per-event fast path
+    /// (no `Item` returned, no frame or record dispatch).
+    @inline(__always)
+    public func nextAdjacentEvent(into event: inout Event) throws(TraceError) -> Bool {
+        guard _fastPath(!stopped), cursor.position < cursor.end else { return false }
+        let tag = cursor.base[cursor.position]
+        guard tag < RecordTag.eventLimit else { return false }
+        cursor.position += 1
+        do {
+            try decodeEvent(tag, into: &event)
+        } catch {
+            throw remember(error)
+        }
+        return true
+    }
+
     /// What `nextEventOrDecision(into:)` read.
     public enum Item: Sendable, Equatable {
         /// An event, decoded into the caller's storage.
