@@ -83,6 +83,13 @@ let package = Package(
         .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
 
         .target(name: "SimTestSupport", dependencies: ["SimCore"], path: "Tests/SimTestSupport"),
+        // Test-only: counts heap allocations per thread (wraps malloc on glibc) for AllocationTests.
+        // Linked into the test binary only, never into a product.
+        .target(name: "CAllocCount", path: "Tests/CAllocCount"),
+        .testTarget(
+            name: "AllocationTests",
+            dependencies: ["CAllocCount", "SimEngine", "SimTrace", "SimCore", "SimTestSupport"]
+        ),
         .testTarget(name: "SimCoreTests", dependencies: ["SimCore", "SimTestSupport"]),
         .testTarget(name: "SimTraceTests", dependencies: ["SimTrace", "SimCore", "SimTestSupport"]),
         .testTarget(name: "SimModelsTests", dependencies: ["SimModels", "SimCore", "SimTestSupport"]),

@@ -18,9 +18,16 @@ package final class ComparingSink: EventSink {
     private let reader: TraceReader
     @exclusivity(unchecked) private var liveSymbols: [String] = [""]
     @exclusivity(unchecked) private var liveHashes: [UInt64] = [Digest.hash(text: "")]
+    /// Per recorded symbol id, the live id found to have the same text hash (`UInt32.max`: none yet).
+    /// Numbering is usually the same in both runs, so after the first look-up a symbol compares by
+    /// one array read instead of two hash look-ups (one across the module boundary).
+    @exclusivity(unchecked) private var liveForRecorded: [UInt32] = [0]
+    private let redefinitions: UnsafeMutablePointer<Int>
+    /// `reader.symbolRedefinitions` when `liveForRecorded` was last valid.
+    @exclusivity(unchecked) private var redefinitionsSeen = 0
     /// The recorded event being compared (decoded in place, reused).
     @exclusivity(unchecked) private var recorded = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
-    @exclusivity(unchecked) private var recentLive = RecentEvents(capacity: ComparingSink.context + 1)
+    private let recentLive = RecentEvents(capacity: ComparingSink.context + 1)
     @exclusivity(unchecked) private(set) var divergence: Divergence?
     package var readError: TraceError? { stream.readError }
     @exclusivity(unchecked) private(set) var compared: UInt64 = 0
@@ -33,6 +40,7 @@ package final class ComparingSink: EventSink {
     init(stream: TraceStream) {
         self.stream = stream
         reader = stream.reader
+        redefinitions = stream.reader.symbolRedefinitions
     }
 
     package func define(_ symbol: Symbol, _ text: String) {
@@ -42,6 +50,8 @@ package final class ComparingSink: EventSink {
         }
         liveSymbols[Int(symbol.raw)] = text
         liveHashes[Int(symbol.raw)] = Digest.hash(text: text)
+        // A live id given a new text: pairs found so far may no longer hold.
+        liveForRecorded = [0]
     }
 
     package func record(_ decision: Decision) {}
@@ -50,7 +60,7 @@ package final class ComparingSink: EventSink {
         // One flag for "stopped comparing" (divergence, truncation reached, read error): testing the
         // optionals per event goes through their value witnesses.
         guard !done else { return }
-        remember(event, in: &recentLive)
+        remember(event, in: recentLive)
         guard readNextRecorded() else {
             done = true
             stream.dropEvents()
@@ -60,6 +70,10 @@ package final class ComparingSink: EventSink {
                 diverge(at: event.seq, "the recording ends before this event", liveNow: true, recordedNow: false)
             }
             return
+        }
+        if _slowPath(redefinitions.pointee != redefinitionsSeen) {
+            redefinitionsSeen = redefinitions.pointee
+            liveForRecorded = [0]
         }
         if matches(event, recorded) {
             compared += 1
@@ -93,8 +107,19 @@ package final class ComparingSink: EventSink {
 
     @inline(__always)
     private func same(_ live: Symbol, _ recorded: Symbol) -> Bool {
+        let known = Int(recorded.raw)
+        if known < liveForRecorded.count && liveForRecorded[known] == live.raw { return true }
+        return sameByHash(live, recorded)
+    }
+
+    /// The first comparison of a pair: by text hash, remembered when equal.
+    private func sameByHash(_ live: Symbol, _ recorded: Symbol) -> Bool {
         let index = Int(live.raw)
-        return index < liveHashes.count && liveHashes[index] == reader.contentHash(recorded)
+        guard index < liveHashes.count && liveHashes[index] == reader.contentHash(recorded) else { return false }
+        let known = Int(recorded.raw)
+        while liveForRecorded.count <= known { liveForRecorded.append(UInt32.max) }
+        liveForRecorded[known] = live.raw
+        return true
     }
 
     /// After the run: anything left in the recording is a divergence too.
@@ -111,7 +136,7 @@ package final class ComparingSink: EventSink {
         stream.nextEvent(into: &recorded)
     }
 
-    private func remember(_ event: Event, in list: inout RecentEvents) {
+    private func remember(_ event: Event, in list: RecentEvents) {
         list.add(event)
     }
 
@@ -131,17 +156,30 @@ package final class ComparingSink: EventSink {
     }
 }
 
-/// The last few events, in a ring (shifting an array per event showed up in replay profiles).
-package struct RecentEvents {
-    private var items: [Event] = []
-    private var next = 0
+/// The last few events, in a ring of fixed storage (shifting an array per event showed up in replay
+/// profiles; an `Array` ring still paid a uniqueness and a bound check per event).
+package final class RecentEvents {
+    private let items: UnsafeMutablePointer<Event>
+    @exclusivity(unchecked) private var stored = 0
+    @exclusivity(unchecked) private var next = 0
     package let capacity: Int
 
-    package init(capacity: Int) { self.capacity = capacity }
+    package init(capacity: Int) {
+        precondition(capacity > 0, "a ring needs room")
+        self.capacity = capacity
+        items = .allocate(capacity: capacity)
+    }
 
-    mutating func add(_ event: Event) {
-        if items.count < capacity {
-            items.append(event)
+    deinit {
+        items.deinitialize(count: stored)
+        items.deallocate()
+    }
+
+    @inline(__always)
+    func add(_ event: Event) {
+        if stored < capacity {
+            (items + stored).initialize(to: event)
+            stored += 1
         } else {
             items[next] = event
             next = next + 1 == capacity ? 0 : next + 1
@@ -149,5 +187,8 @@ package struct RecentEvents {
     }
 
     /// Oldest first.
-    var ordered: [Event] { Array(items[next...] + items[..<next]) }
+    var ordered: [Event] {
+        let all = Array(UnsafeBufferPointer(start: items, count: stored))
+        return Array(all[next...] + all[..<next])
+    }
 }

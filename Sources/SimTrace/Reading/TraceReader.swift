@@ -27,6 +27,11 @@ public final class TraceReader {
     @exclusivity(unchecked) public private(set) var decisionCount: UInt64 = 0
     /// The running digest stored in the last checkpoint read (as written; `TraceFile` verifies it).
     @exclusivity(unchecked) public private(set) var checkpointDigest = Digest()
+    /// How many symbol records gave an already defined id a new text (writers never do; readers
+    /// that cache per-symbol facts drop them when this changes). Behind a `let` pointer so that the
+    /// replay's per-event check reads one word from another module without a dynamic exclusivity
+    /// check (a `var` read across the module boundary got `swift_beginAccess`).
+    package let symbolRedefinitions: UnsafeMutablePointer<Int>
     /// Symbol texts by id; id 0 is the empty string.
     @exclusivity(unchecked) public private(set) var symbols: [String] = [""]
 
@@ -47,7 +52,14 @@ public final class TraceReader {
     @exclusivity(unchecked) private var stopped = false
 
     @exclusivity(unchecked) private var symbolHashes: [UInt64] = [Digest.hash(text: "")]
-    @exclusivity(unchecked) private var lastInts: [Int64] = [0]
+    /// `symbolHashes.count`, kept as a plain word: the per-event symbol checks compare against it
+    /// without loading the array's buffer.
+    @exclusivity(unchecked) private var symbolLimit: UInt64 = 1
+    /// The last int value stored under each symbol as a field key (delta state), indexed by symbol id,
+    /// `lastIntsCapacity` long. A manually managed buffer: an `Array` here paid a uniqueness check and
+    /// two bound checks per int field.
+    @exclusivity(unchecked) private var lastInts: UnsafeMutablePointer<Int64>
+    @exclusivity(unchecked) private var lastIntsCapacity: Int
     @exclusivity(unchecked) private var symbolBytes = 0
     @exclusivity(unchecked) private var lastSeq: UInt64 = 0
     @exclusivity(unchecked) private var seqJump: UInt64 = 0
@@ -81,6 +93,12 @@ public final class TraceReader {
         header = try Self.decodeHeader(frames)
         frameStreamOffset = UInt64(frames.frameCount)
         cursor = ByteCursor(frames.frame, count: 0)
+        // Allocated last: nothing after them throws, so `deinit` always frees them.
+        symbolRedefinitions = .allocate(capacity: 1)
+        symbolRedefinitions.initialize(to: 0)
+        lastIntsCapacity = 64
+        lastInts = .allocate(capacity: 64)
+        lastInts.initialize(repeating: 0, count: 64)
     }
 
     private static func decodeHeader(_ frames: FrameDecoder) throws(TraceError) -> TraceHeader {
@@ -112,6 +130,11 @@ public final class TraceReader {
         } catch {
             throw TraceError(.malformedRecord, file: frames.name, offset: 0, expected: "a trace header")
         }
+    }
+
+    deinit {
+        lastInts.deallocate()
+        symbolRedefinitions.deallocate()
     }
 
     /// Where the reader is in the decompressed stream (just past the last record handed out).
@@ -160,12 +183,43 @@ public final class TraceReader {
     /// ```
     public func nextEvent(into event: inout Event) throws(TraceError) -> Bool {
         while true {
+            // The common case inline: an event record inside the current frame.
+            if _fastPath(!stopped), cursor.position < cursor.end {
+                let tag = cursor.base[cursor.position]
+                if tag < RecordTag.eventLimit {
+                    cursor.position += 1
+                    do {
+                        try decodeEvent(tag, into: &event)
+                    } catch {
+                        throw remember(error)
+                    }
+                    return true
+                }
+            }
             switch try nextEventOrDecision(into: &event) {
             case .event: return true
             case .decision: continue
             case .end: return false
             }
         }
+    }
+
+    /// Decodes the next record into `event` when it is an event inside the frame already decoded,
+    /// and returns true; false (having read nothing) otherwise, or when the reader has stopped: the
+    /// caller then reads on with `nextEventOrDecision(into:)`. The replay's per-event fast path
+    /// (no `Item` returned, no frame or record dispatch).
+    @inline(__always)
+    public func nextAdjacentEvent(into event: inout Event) throws(TraceError) -> Bool {
+        guard _fastPath(!stopped), cursor.position < cursor.end else { return false }
+        let tag = cursor.base[cursor.position]
+        guard tag < RecordTag.eventLimit else { return false }
+        cursor.position += 1
+        do {
+            try decodeEvent(tag, into: &event)
+        } catch {
+            throw remember(error)
+        }
+        return true
     }
 
     /// What `nextEventOrDecision(into:)` read.
@@ -341,14 +395,6 @@ public final class TraceReader {
 
     // MARK: Records
 
-    @inline(__always)
-    private func symbol(_ raw: UInt64, at position: Int, _ what: String) throws(DecodeFailure) -> Symbol {
-        guard raw < UInt64(symbols.count) else {
-            throw DecodeFailure(position: position, expected: "a defined symbol for \(what)", detail: "id \(raw)")
-        }
-        return Symbol(raw: UInt32(truncatingIfNeeded: raw))
-    }
-
     private func decodeEvent(_ tag: UInt8) throws(DecodeFailure) -> Event {
         var event = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
         try decodeEvent(tag, into: &event)
@@ -380,7 +426,7 @@ public final class TraceReader {
     private func quickSymbol(_ what: String, _ role: String) throws(DecodeFailure) -> Symbol {
         let at = cursor.position
         let raw = try quickVarint(what)
-        guard raw < UInt64(symbolHashes.count) else {
+        guard raw < symbolLimit else {
             throw DecodeFailure(position: at, expected: "a defined symbol for \(role)", detail: "id \(raw)")
         }
         return Symbol(raw: UInt32(truncatingIfNeeded: raw))
@@ -415,7 +461,7 @@ public final class TraceReader {
         for _ in 0..<fieldCount {
             let at = cursor.position
             let keyAndType = try quickVarint("a field key")
-            guard keyAndType >> 2 < UInt64(symbolHashes.count) else {
+            guard keyAndType >> 2 < symbolLimit else {
                 throw DecodeFailure(
                     position: at, expected: "a defined symbol for a field key", detail: "id \(keyAndType >> 2)")
             }
@@ -447,29 +493,48 @@ public final class TraceReader {
         event.cause = cause
     }
 
+    /// A varint that must fit in 32 bits, one-byte values read without the checked path.
+    @inline(__always)
+    private func quickUInt32(_ what: @autoclosure () -> String) throws(DecodeFailure) -> UInt32 {
+        let position = cursor.position
+        if position < cursor.end {
+            let b = cursor.base[position]
+            if b < 0x80 {
+                cursor.position = position + 1
+                return UInt32(b)
+            }
+        }
+        return try cursor.uint32(what())
+    }
+
     private func decodeDecision(_ tag: UInt8) throws(DecodeFailure) -> Decision {
         let kind = DecisionKind(rawValue: (tag & RecordTag.decisionKindMask) + 1) ?? .pick
-        let chosen = try cursor.uint32("a decision's choice")
-        let count = try cursor.uint32("a decision's option count")
+        let chosen = try quickUInt32("a decision's choice")
+        let count = try quickUInt32("a decision's option count")
         var fallback = chosen
-        if tag & RecordTag.decisionFallbackBit != 0 { fallback = try cursor.uint32("a decision's fallback") }
+        if tag & RecordTag.decisionFallbackBit != 0 { fallback = try quickUInt32("a decision's fallback") }
         var lane = Symbol.empty
         var label = Symbol.empty
-        var at = cursor.position
-        if tag & RecordTag.decisionLaneBit != 0 {
-            lane = try symbol(cursor.varint("a decision's lane"), at: at, "a lane")
-        }
-        at = cursor.position
-        if tag & RecordTag.decisionLabelBit != 0 {
-            label = try symbol(cursor.varint("a decision's label"), at: at, "a label")
-        }
+        if tag & RecordTag.decisionLaneBit != 0 { lane = try quickSymbol("a decision's lane", "a lane") }
+        if tag & RecordTag.decisionLabelBit != 0 { label = try quickSymbol("a decision's label", "a label") }
         var ordinal: UInt32 = 0
-        if tag & RecordTag.decisionOrdinalBit != 0 { ordinal = try cursor.uint32("a decision's ordinal") }
-        let distance = try cursor.signed("a decision's event distance")
+        if tag & RecordTag.decisionOrdinalBit != 0 { ordinal = try quickUInt32("a decision's ordinal") }
+        let distance = try quickSigned("a decision's event distance")
         decisionCount += 1
         return Decision(
             kind: kind, chosen: chosen, count: count, fallback: fallback, lane: lane, label: label, ordinal: ordinal,
             afterEvent: lastSeq &- UInt64(bitPattern: distance))
+    }
+
+    /// Doubles `lastInts` (new ids start at 0, as the writer's do).
+    private func growLastInts() {
+        let capacity = lastIntsCapacity * 2
+        let grown = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
+        grown.moveInitialize(from: lastInts, count: lastIntsCapacity)
+        (grown + lastIntsCapacity).initialize(repeating: 0, count: capacity - lastIntsCapacity)
+        lastInts.deallocate()
+        lastInts = grown
+        lastIntsCapacity = capacity
     }
 
     private func decodeSymbol() throws(DecodeFailure) {
@@ -495,10 +560,12 @@ public final class TraceReader {
         if id == UInt64(symbols.count) {
             symbols.append(text)
             symbolHashes.append(hash)
-            lastInts.append(0)
+            symbolLimit = UInt64(symbolHashes.count)
+            if symbolHashes.count > lastIntsCapacity { growLastInts() }
         } else {
             symbols[Int(id)] = text
             symbolHashes[Int(id)] = hash
+            symbolRedefinitions.pointee += 1
         }
     }
 }
