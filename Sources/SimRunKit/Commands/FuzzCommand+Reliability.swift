@@ -39,7 +39,8 @@ extension FuzzCommand {
         let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } })
+            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } },
+            estimatedSteps: plan.estimatedSteps)
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: crash.seed)
         let (recorded, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {

@@ -113,7 +113,8 @@ struct RunCommand: CatalogCommand {
         let console = context.console
         let wanted = out ?? "\(failureDir)/\(plan.scenario.name)-\(plan.variant)-seed\(seed).simtrace"
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
+            estimatedSteps: plan.estimatedSteps)
         let recorded: IsolatedRecording.Outcome
         let path: String
         if out != nil {
