@@ -118,6 +118,39 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
         #expect(replay.status == 0 && replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
     }
 
+    /// A model that traps on the fifo schedule, the run every campaign is planned from: the crash is
+    /// the campaign's finding (exit 1), its trace saved and replaying as the same crash, whatever the
+    /// strategy, in text and in `--json`.
+    @Test(arguments: ["pct", "surw", "dfs"])
+    func aModelThatTrapsOnTheFifoScheduleIsACrashFinding(_ strategy: String) throws {
+        let directory = try makeTemporaryDirectory("host")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("f").path
+        let fuzz = try SimrunProcess.run([
+            "fuzz", "unruly-counter", "--variant", "crashing-always", "--strategy", strategy, "--seeds", "20",
+            "--out", out,
+        ])
+        #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
+        #expect(fuzz.stdout.contains("CRASH on the fifo schedule (seed 0)"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("worker.a always traps"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("in job worker.a/write#1"), "\(fuzz.stdout)")
+        let trace = out + "/unruly-counter-crashing-always-crashed.simtrace"
+        #expect(fuzz.stdout.contains("trace:  \(trace)"), "\(fuzz.stdout)")
+        let replay = try SimrunProcess.run(["replay", trace])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("identical — crashed at event 5"), "\(replay.stdout)")
+        let jsonOut = directory.appendingPathComponent("j").path
+        let json = try SimrunProcess.run([
+            "fuzz", "unruly-counter", "--variant", "crashing-always", "--strategy", strategy, "--seeds", "20",
+            "--out", jsonOut, "--json",
+        ])
+        #expect(json.status == 1, "\(json.stdout)\(json.stderr)")
+        let document = try JSONValue(parsing: json.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(document["verdict"]?.stringValue == "fail", "\(json.stdout)")
+        #expect(json.stdout.contains("\"oracle\":\"crashed\""), "\(json.stdout)")
+        #expect(FileManager.default.fileExists(atPath: jsonOut + "/unruly-counter-crashing-always-crashed.simtrace"))
+    }
+
     /// `explain` runs in a guarded child: Ctrl-C is passed on, and the command ends with 130.
     @Test func explainStopsOnCtrlC() throws {
         let process = Process()
