@@ -151,6 +151,24 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
         #expect(FileManager.default.fileExists(atPath: jsonOut + "/unruly-counter-crashing-always-crashed.simtrace"))
     }
 
+    /// `run` of a model that traps on the fifo schedule (which plans `pct`'s step estimate) is a
+    /// CRASH with its trace, for a strategy that needs the estimate and one that does not.
+    @Test(arguments: ["pct", "random"])
+    func aRunOfAModelThatTrapsOnTheFifoScheduleIsACrash(_ strategy: String) throws {
+        let directory = try makeTemporaryDirectory("host")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("r.simtrace").path
+        let run = try SimrunProcess.run([
+            "run", "unruly-counter", "--variant", "crashing-always", "--seed", "3", "--strategy", strategy, "--out",
+            trace,
+        ])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("CRASH — crashed at event"), "\(run.stdout)")
+        let replay = try SimrunProcess.run(["replay", trace])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
+    }
+
     /// `explain` runs in a guarded child: Ctrl-C is passed on, and the command ends with 130.
     @Test func explainStopsOnCtrlC() throws {
         let process = Process()
