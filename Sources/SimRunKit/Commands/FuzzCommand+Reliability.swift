@@ -49,6 +49,18 @@ extension FuzzCommand {
         }
         // Saved: a failing check after this is said, and the trace lines are still printed.
         do throws(CommandFailure) {
+            var recorded = recorded
+            // A crash shrinks too: each candidate schedule runs in a child of its own (CrashShrink).
+            if !noShrink, recorded.crashed, ChildProcess.isAvailable {
+                let input = try TraceInput(path: path)
+                if let footer = input.footer,
+                    let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path)
+                {
+                    console.out("  " + report.line)
+                    recorded.eventCount = report.after.events
+                    recorded.verdict = report.verdict
+                }
+            }
             if recorded.crashed {
                 console.out(
                     "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
