@@ -128,7 +128,9 @@ extension FuzzCommand {
             estimatedSteps: 1)
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
-        guard try recording.record(seed: 0, to: probe).crashed else { return nil }
+        // A probe that cannot be recorded (no usable $TMPDIR) is no finding: the plan probes here, as
+        // it always did, and the findings' own traces say what they can.
+        guard (try? recording.record(seed: 0, to: probe))?.crashed == true else { return nil }
         let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: "")
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: "fifo", seed: 0)
