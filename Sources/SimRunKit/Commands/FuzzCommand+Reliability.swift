@@ -51,7 +51,8 @@ extension FuzzCommand {
         do throws(CommandFailure) {
             var recorded = recorded
             // A crash shrinks too: each candidate schedule runs in a child of its own (CrashShrink).
-            if !noShrink, recorded.crashed, ChildProcess.isAvailable {
+            // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk.
+            if !noShrink, !Interruption.isRequested, recorded.crashed, ChildProcess.isAvailable {
                 let input = try TraceInput(path: path)
                 if let footer = input.footer,
                     let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path)
