@@ -20,6 +20,7 @@ public enum UnrulyCounter {
         summary: "counter-race with models that trap, read the wall clock, use Set order or never stop",
         variants: [
             .init("crashing", "a stale write by worker.a trips a precondition (traps on some schedules)"),
+            .init("crashing-always", "worker.a's write trips a precondition on every schedule, fifo included"),
             .init(
                 "wall-clock",
                 "records a real clock (CPU time; the wall clock is virtual) in an event: no two runs alike"),
@@ -47,6 +48,9 @@ public enum UnrulyCounter {
                         precondition(
                             counter.value == seen, "stale write: worker.a read \(seen), counter is now \(counter.value)"
                         )
+                    }
+                    if variant == "crashing-always" && name == "worker.a" {
+                        preconditionFailure("worker.a always traps: read \(seen), counter is \(counter.value)")
                     }
                     counter.value = seen + 1
                     counter.writes += 1

@@ -118,6 +118,102 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
         #expect(replay.status == 0 && replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
     }
 
+    /// A model that traps on the fifo schedule, the run every campaign is planned from: the crash is
+    /// the campaign's finding (exit 1), its trace saved and replaying as the same crash, whatever the
+    /// strategy, in text and in `--json`.
+    @Test(arguments: ["pct", "surw", "dfs"])
+    func aModelThatTrapsOnTheFifoScheduleIsACrashFinding(_ strategy: String) throws {
+        let directory = try makeTemporaryDirectory("host")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("f").path
+        let fuzz = try SimrunProcess.run([
+            "fuzz", "unruly-counter", "--variant", "crashing-always", "--strategy", strategy, "--seeds", "20",
+            "--out", out,
+        ])
+        #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
+        #expect(fuzz.stdout.contains("CRASH on the fifo schedule (seed 0)"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("worker.a always traps"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("in job worker.a/write#1"), "\(fuzz.stdout)")
+        let trace = out + "/unruly-counter-crashing-always-crashed.simtrace"
+        #expect(fuzz.stdout.contains("trace:  \(trace)"), "\(fuzz.stdout)")
+        let replay = try SimrunProcess.run(["replay", trace])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("identical — crashed at event 5"), "\(replay.stdout)")
+        let jsonOut = directory.appendingPathComponent("j").path
+        let json = try SimrunProcess.run([
+            "fuzz", "unruly-counter", "--variant", "crashing-always", "--strategy", strategy, "--seeds", "20",
+            "--out", jsonOut, "--json",
+        ])
+        #expect(json.status == 1, "\(json.stdout)\(json.stderr)")
+        let document = try JSONValue(parsing: json.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(document["verdict"]?.stringValue == "fail", "\(json.stdout)")
+        #expect(json.stdout.contains("\"oracle\":\"crashed\""), "\(json.stdout)")
+        #expect(FileManager.default.fileExists(atPath: jsonOut + "/unruly-counter-crashing-always-crashed.simtrace"))
+    }
+
+    /// `run` of a model that traps on the fifo schedule (which plans `pct`'s step estimate) is a
+    /// CRASH with its trace, for a strategy that needs the estimate and one that does not.
+    @Test(arguments: ["pct", "random"])
+    func aRunOfAModelThatTrapsOnTheFifoScheduleIsACrash(_ strategy: String) throws {
+        let directory = try makeTemporaryDirectory("host")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("r.simtrace").path
+        let run = try SimrunProcess.run([
+            "run", "unruly-counter", "--variant", "crashing-always", "--seed", "3", "--strategy", strategy, "--out",
+            trace,
+        ])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("CRASH — crashed at event"), "\(run.stdout)")
+        let replay = try SimrunProcess.run(["replay", trace])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
+    }
+
+    /// A crash trace shrinks, each candidate schedule in a child: the committed Blueprint crash and
+    /// an unruly-counter crash under noise (whose noise departures go back to fifo) both replay as
+    /// the same crash, in the same job; fuzz shrinks its crash findings the same way.
+    @Test func aCrashTraceShrinksAndReplaysAsTheSameCrash() throws {
+        let directory = try makeTemporaryDirectory("host")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let blueprint = directory.appendingPathComponent("b.simtrace").path
+        let shrink = try SimrunProcess.run(["shrink", crashTrace, "-o", blueprint, "--json"])
+        #expect(shrink.status == 0, "\(shrink.stdout)\(shrink.stderr)")
+        let document = try JSONValue(parsing: shrink.stdout.split(separator: "\n").last.map(String.init) ?? "")
+        #expect(document["verdict"]?.stringValue == "shrunk", "\(shrink.stdout)")
+        #expect(shrink.stdout.contains("\"oracle\":\"crashed\""), "\(shrink.stdout)")
+        let replay = try SimrunProcess.run(["replay", blueprint])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("Reentrant updates are not supported"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("in job main/view.layout#2"), "\(replay.stdout)")
+
+        // Seed 15 of random under 3 noise lanes traps with 7 non-fifo decisions, most of them noise.
+        let noisy = directory.appendingPathComponent("n.simtrace").path
+        let run = try SimrunProcess.run([
+            "run", "unruly-counter", "--variant", "crashing", "--noise", "3", "--seed", "15", "--strategy", "random",
+            "--out", noisy,
+        ])
+        #expect(run.status == 1 && run.stdout.contains("CRASH"), "\(run.stdout)")
+        let small = directory.appendingPathComponent("n-small.simtrace").path
+        let shrunk = try SimrunProcess.run(["shrink", noisy, "-o", small])
+        #expect(shrunk.status == 0, "\(shrunk.stdout)\(shrunk.stderr)")
+        #expect(shrunk.stdout.contains("(non-fifo 7 → 3)"), "\(shrunk.stdout)")
+        let again = try SimrunProcess.run(["replay", small])
+        #expect(again.status == 0 && again.stdout.contains("identical — crashed at event"), "\(again.stdout)")
+        #expect(again.stdout.contains("stale write") && again.stdout.contains("in job worker.a/write#1"))
+
+        let out = directory.appendingPathComponent("f").path
+        let fuzz = try SimrunProcess.run([
+            "fuzz", "unruly-counter", "--variant", "crashing", "--noise", "3", "--seeds", "0..<30", "--strategy",
+            "random", "--keep-going", "--no-show", "--out", out,
+        ])
+        #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
+        #expect(fuzz.stdout.contains("CRASH at seed 7"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("(non-fifo 6 → 5)"), "the crash finding is shrunk: \(fuzz.stdout)")
+        let found = try SimrunProcess.run(["replay", out + "/unruly-counter-crashing-crashed.simtrace"])
+        #expect(found.status == 0 && found.stdout.contains("identical — crashed at event"), "\(found.stdout)")
+    }
+
     /// `explain` runs in a guarded child: Ctrl-C is passed on, and the command ends with 130.
     @Test func explainStopsOnCtrlC() throws {
         let process = Process()

@@ -11,13 +11,18 @@ extension Scenario {
     /// let noisy = LostInputNavigation.scenario.withNoise(lanes: 3)
     /// let result = noisy.run(variant: "buggy", seed: 7, strategy: PCTStrategy())
     /// ```
-    public func withNoise(lanes: Int) -> Scenario {
+    public func withNoise(lanes: Int) -> Scenario { withNoise(lanes: lanes, variants: nil) }
+
+    /// This scenario with `lanes` noise lanes, learning the tick counts only for `variants` (nil:
+    /// every variant): a plan of one variant never runs another's `fifo` schedule, which may trap.
+    /// A variant not probed gets the step limit's share of ticks.
+    public func withNoise(lanes: Int, variants only: [String]?) -> Scenario {
         guard lanes > 0 else { return self }
         var noisy = self
         let setUp = self.setUp
         let ceiling = max(1, limits.maxSteps / (2 * lanes))
         var ticks: [String: Int] = [:]
-        for variant in variants {
+        for variant in variants where only?.contains(variant.name) ?? true {
             let steps = run(variant: variant.name, seed: 0, strategy: FIFOStrategy()).steps
             ticks[variant.name] = min(2 * steps + 16, ceiling)
         }

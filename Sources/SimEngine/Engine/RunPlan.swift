@@ -26,7 +26,7 @@ public struct RunPlan: Sendable {
     /// `fifo` run of the scenario.
     public init(scenario: Scenario, variant: String, strategy: StrategySpec, noise: Int = 0) {
         baseScenario = scenario
-        let scenario = scenario.withNoise(lanes: noise)
+        let scenario = scenario.withNoise(lanes: noise, variants: [variant])
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
@@ -39,7 +39,7 @@ public struct RunPlan: Sendable {
     /// Plans runs with a step estimate learned elsewhere (a fuzz worker gets its parent's): no probe.
     public init(scenario: Scenario, variant: String, strategy: StrategySpec, estimatedSteps: Int, noise: Int = 0) {
         baseScenario = scenario
-        self.scenario = scenario.withNoise(lanes: noise)
+        self.scenario = scenario.withNoise(lanes: noise, variants: [variant])
         self.variant = variant
         self.strategy = strategy
         self.noise = max(0, noise)
@@ -49,7 +49,7 @@ public struct RunPlan: Sendable {
     /// This plan with `lanes` noise lanes instead of its own (the step estimate is kept).
     public func withNoise(_ lanes: Int) -> RunPlan {
         var copy = self
-        copy.scenario = baseScenario.withNoise(lanes: lanes)
+        copy.scenario = baseScenario.withNoise(lanes: lanes, variants: [variant])
         copy.noise = max(0, lanes)
         return copy
     }

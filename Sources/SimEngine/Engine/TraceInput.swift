@@ -88,12 +88,25 @@ public struct TraceInput {
                 ExitStatus.badTrace,
                 "\(path): at byte 0: expected a known strategy (the header names '\(header.strategy)')")
         }
-        return RunPlan(
-            scenario: scenario, variant: chosen, strategy: spec, noise: try noise(of: header, path: path))
+        let lanes = try noise(of: header, path: path)
+        // The recording's own step estimate when it names one: no fifo probe run, which would trap
+        // here when the recorded crash is on the fifo schedule itself.
+        if let steps = estimatedSteps(of: header) {
+            return RunPlan(scenario: scenario, variant: chosen, strategy: spec, estimatedSteps: steps, noise: lanes)
+        }
+        return RunPlan(scenario: scenario, variant: chosen, strategy: spec, noise: lanes)
     }
 }
 
 extension TraceInput {
+    /// The step estimate a recording's plan used (its header's `estimatedSteps` option), or nil.
+    package static func estimatedSteps(of header: TraceHeader) -> Int? {
+        guard let text = header.options.first(where: { $0.key == "estimatedSteps" })?.value, let steps = Int(text),
+            steps > 0
+        else { return nil }
+        return steps
+    }
+
     /// The noise lanes a recording ran with (its header's `noise` option; 0 when absent).
     package static func noise(of header: TraceHeader, path: String) throws(CommandFailure) -> Int {
         guard let text = header.options.first(where: { $0.key == "noise" })?.value else { return 0 }

@@ -31,10 +31,15 @@ package struct IsolatedRecording {
     /// and how many of its decisions. A seed's schedule is only that seed's with it.
     package let prefix: (source: String, keep: Int)?
 
+    /// The step estimate the child's plan uses instead of probing with a `fifo` run of its own (which
+    /// would trap before recording anything when the model traps on the fifo schedule); nil: probe.
+    package var estimatedSteps: Int?
+
     package init(
         scenario: String, variant: String, strategy: String, noise: Int = 0, prefix: (source: String, keep: Int)? = nil,
-        executable: String? = nil
+        estimatedSteps: Int? = nil, executable: String? = nil
     ) {
+        self.estimatedSteps = estimatedSteps
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
@@ -54,6 +59,7 @@ package struct IsolatedRecording {
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
         if noise > 0 { arguments += ["--noise", String(noise)] }
         if let prefix { arguments += ["--from", prefix.source, "--keep", String(prefix.keep)] }
+        if let estimatedSteps { arguments += ["--estimated-steps", String(estimatedSteps)] }
         return try Self.record(arguments, executable: executable, to: path, timeoutSeconds: timeoutSeconds)
     }
 

@@ -116,7 +116,8 @@ extension FuzzCommand {
 
     private func recording(_ plan: RunPlan) -> IsolatedRecording {
         IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
+            estimatedSteps: plan.estimatedSteps)
     }
 
     private func stem(_ plan: RunPlan, seed: UInt64) -> String {

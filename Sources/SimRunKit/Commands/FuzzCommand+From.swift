@@ -14,12 +14,17 @@ extension FuzzCommand {
     }
 
     /// The plan: the named scenario, or the trace's (its variant unless --variant), with the prefix.
-    func makePlan(_ context: CommandContext) throws(CommandFailure) -> RunPlan {
+    /// Without `probing`, no `fifo` run learns the step estimate (it is 1): the plan only names what
+    /// would run.
+    func makePlan(_ context: CommandContext, probing: Bool = true) throws(CommandFailure) -> RunPlan {
+        func plan(_ found: Scenario, _ chosen: String, _ lanes: Int) -> RunPlan {
+            probing
+                ? RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes)
+                : RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: lanes)
+        }
         guard let from else {
             let found = try context.catalog.scenario(named: scenario ?? "")
-            return RunPlan(
-                scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy,
-                noise: noise ?? 0)
+            return plan(found, try context.catalog.variant(variant.variant, of: found), noise ?? 0)
         }
         let input = try TraceInput(path: from)
         // Another scenario's schedule would be followed by job identity and silently mostly ignored.
@@ -33,7 +38,7 @@ extension FuzzCommand {
             variant.variant ?? (found.hasVariant(input.header.variant) ? input.header.variant : nil), of: found)
         let recordedNoise = try TraceInput.noise(of: input.header, path: from)
         let lanes = noise ?? recordedNoise
-        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes)
+        var plan = plan(found, chosen, lanes)
         // Half by default: the trace's opening is kept, its ending explored.
         plan.prefix = SchedulePrefix(tape: input.tape, keep: keep ?? input.tape.count / 2, source: from)
         return plan

@@ -114,3 +114,62 @@ extension FuzzCommand {
         return ExitStatus.ok
     }
 }
+
+/// Planning a campaign runs the `fifo` schedule once (the step estimate `pct` and `delay` spread
+/// their change points over, the coverage goals). That run is the model's code like any other: it
+/// runs first in a child, and when it traps, the campaign's finding is that crash, with its trace.
+extension FuzzCommand {
+    /// Records the fifo schedule (seed 0) in a child; nil when it did not trap (the campaign goes on
+    /// and plans in this process), else the exit status after reporting the crash as the finding.
+    func fuzzFifoCrash(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32? {
+        let console = context.console
+        let recording = IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: "fifo", noise: plan.noise,
+            estimatedSteps: 1)
+        let probe = DeterminismCheck.temporaryTracePath("probe")
+        defer { unlink(probe) }
+        // A probe that cannot be recorded (no usable $TMPDIR) is no finding: the plan probes here, as
+        // it always did, and the findings' own traces say what they can.
+        guard (try? recording.record(seed: 0, to: probe))?.crashed == true else { return nil }
+        let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: "")
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: "fifo", seed: 0)
+        let (recorded, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
+            (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
+            try recording.record(seed: 0, to: target)
+        }
+        console.out(
+            "CRASH on the fifo schedule (seed 0), which plans the campaign before its first run: \(recorded.verdict.message)"
+        )
+        if recorded.crashed {
+            console.out(
+                "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
+            )
+            for line in try CrashContext(path: path).lines { console.out(line) }
+        } else {
+            console.out(
+                "  NONDETERMINISTIC: the fifo schedule trapped once but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when recorded again"
+            )
+        }
+        console.out("  trace:  \(path)")
+        console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
+        console.out(
+            "summary: the campaign did not start: the model traps on the fifo schedule, the plain order every \(strategy.kind) campaign is planned from; the crash is its finding"
+        )
+        if console.outputStyle == .quiet {
+            console.verdict(
+                "fuzz \(plan.scenario.name)/\(plan.variant): FAIL — a crash on the fifo schedule; trace \(path)")
+        }
+        console.json(
+            ResultDocument(
+                command: "fuzz", verdict: "fail", exitCode: ExitStatus.failure,
+                members: ResultDocument.run(
+                    scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
+                    + [
+                        .init("schedules", .int(1)),
+                        .init("findings", ResultDocument.findings(recorded.verdict, seed: 0, trace: path)),
+                    ]
+            ).text)
+        return ExitStatus.failure
+    }
+}

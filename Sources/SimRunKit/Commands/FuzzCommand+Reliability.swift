@@ -39,7 +39,8 @@ extension FuzzCommand {
         let wanted = "\(out)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: suffix)
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } })
+            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } },
+            estimatedSteps: plan.estimatedSteps)
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: crash.seed)
         let (recorded, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
@@ -48,6 +49,19 @@ extension FuzzCommand {
         }
         // Saved: a failing check after this is said, and the trace lines are still printed.
         do throws(CommandFailure) {
+            var recorded = recorded
+            // A crash shrinks too: each candidate schedule runs in a child of its own (CrashShrink).
+            // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk.
+            if !noShrink, !Interruption.isRequested, recorded.crashed, ChildProcess.isAvailable {
+                let input = try TraceInput(path: path)
+                if let footer = input.footer,
+                    let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path)
+                {
+                    console.out("  " + report.line)
+                    recorded.eventCount = report.after.events
+                    recorded.verdict = report.verdict
+                }
+            }
             if recorded.crashed {
                 console.out(
                     "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"

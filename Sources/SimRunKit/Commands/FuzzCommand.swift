@@ -112,6 +112,12 @@ struct FuzzCommand: CatalogCommand {
         // other commands).
         Interruption.install()
         try OutputPath.prepareDirectory(out, flag: "--out")
+        // Planning runs the fifo schedule once: first in a child, where a trap is a crash finding.
+        if !guarded, guardRecord == nil, ChildProcess.isAvailable,
+            let status = try fuzzFifoCrash(plan: try makePlan(context, probing: false), context: context)
+        {
+            return status
+        }
         let plan = try makePlan(context)
         let found = plan.scenario
         let range = seeds?.range ?? 0..<(time == nil ? 10_000 : UInt64.max)

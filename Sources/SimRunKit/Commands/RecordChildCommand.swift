@@ -23,15 +23,18 @@ struct RecordChildCommand: CatalogCommand {
     var from: String?
     @Option var keep: Int = 0
     @Flag(help: "Follow --tape-from's schedule by job identity (a replay on another variant).") var byIdentity = false
+    @Option(help: "The plan's step estimate (no fifo probe run, which may trap).") var estimatedSteps: Int?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
         guard let spec = StrategySpec(parsing: strategy) else {
             throw CommandFailure(ExitStatus.usage, "_record: unknown strategy '\(strategy)'")
         }
-        var plan = RunPlan(
-            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
-            noise: noise)
+        let chosen = try context.catalog.variant(variant.variant, of: found)
+        var plan =
+            estimatedSteps.map {
+                RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
+            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
         if let from { plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from) }
         let strategyObject: any Strategy
         if let tapeFrom {

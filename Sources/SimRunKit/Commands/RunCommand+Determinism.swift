@@ -28,7 +28,8 @@ extension RunCommand {
             unlink(second)
         }
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
+            estimatedSteps: plan.estimatedSteps)
         let a = try recording.record(seed: seed, to: first)
         let b = try recording.record(seed: seed, to: second)
         let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"

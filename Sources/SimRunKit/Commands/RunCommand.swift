@@ -2,6 +2,14 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 struct RunCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run one schedule of a scenario.",
@@ -47,17 +55,17 @@ struct RunCommand: CatalogCommand {
         output.apply(to: context.console)
         if let out { try OutputPath.prepareFile(out, flag: "--out") }
         let found = try context.catalog.scenario(named: scenario)
-        let plan = RunPlan(
-            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: strategy,
-            noise: noise)
-        if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
-        // The model may trap on this schedule: it runs in a child, and a trap is a crash finding.
-        if !guarded, let termination = try GuardedRun.inChild() {
-            guard case .signaled = termination else {
+        let chosen = try context.catalog.variant(variant.variant, of: found)
+        // The model may trap on this schedule, or on the fifo run that plans it: it runs in a child,
+        // and a trap is a crash finding.
+        if !checkDeterminism, !guarded, let termination = try GuardedRun.inChild() {
+            guard case .signaled = termination, !Interruption.isRequested else {
                 return GuardedRun.status(of: termination, command: "run", trace: nil, console: context.console)
             }
-            return try reportCrash(plan: plan, context: context)
+            return try reportCrash(plan: try crashedPlan(found, chosen), context: context)
         }
+        let plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
         if path == nil && result.verdict.isFailure {
@@ -107,13 +115,28 @@ struct RunCommand: CatalogCommand {
         return status
     }
 
+    /// The plan of a run whose child trapped: probed here when the fifo run does not trap (recorded in
+    /// a child first to know), else with a step estimate of 1 — the trap may have been in that probe,
+    /// and a run planned without it is still one the trace header describes and replays.
+    private func crashedPlan(_ found: Scenario, _ chosen: String) throws(CommandFailure) -> RunPlan {
+        let probe = DeterminismCheck.temporaryTracePath("probe")
+        defer { unlink(probe) }
+        let fifo = try? IsolatedRecording(
+            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1
+        ).record(seed: 0, to: probe)
+        // Not recorded (no usable $TMPDIR): probed here, as before.
+        guard fifo?.crashed == true else { return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise) }
+        return RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
+    }
+
     /// The run trapped in its child: records it again in a child that checkpoints every record,
     /// seals the trace up to the trap, and prints the crash with its trace and replay command.
     private func reportCrash(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
         let wanted = out ?? "\(failureDir)/\(plan.scenario.name)-\(plan.variant)-seed\(seed).simtrace"
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise)
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
+            estimatedSteps: plan.estimatedSteps)
         let recorded: IsolatedRecording.Outcome
         let path: String
         if out != nil {

@@ -34,22 +34,28 @@ struct ShrinkCommand: CatalogCommand {
                 "\(trace): at decompressed byte \(input.endOffset): expected the footer with the run's verdict (the trace is truncated after event \(input.eventCount); shrinking needs the failure to keep)"
             )
         }
-        if case .crashed = footer.verdict {
-            throw CommandFailure(
-                ExitStatus.usage,
-                "\(trace): the recorded run crashed; shrinking would run candidate schedules that trap (not supported) — `simrun replay` reproduces it in a child process"
-            )
-        }
         guard footer.verdict.isFailure else {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
-        // A candidate schedule may trap: the shrinking runs in a child, and a trap is a finding.
-        if !guarded, let termination = try GuardedRun.inChild() {
+        let crashed = footer.verdict.isCrash
+        if crashed && !ChildProcess.isAvailable {
+            throw CommandFailure(
+                ExitStatus.usage,
+                "\(trace): the recorded run crashed; shrinking it runs each candidate schedule in a child process, which this host cannot start"
+            )
+        }
+        // A candidate schedule may trap: the shrinking runs in a child, and a trap is a finding. A
+        // crash's candidates each run in a child of their own (CrashShrink).
+        if !crashed, !guarded, let termination = try GuardedRun.inChild() {
             return GuardedRun.status(of: termination, command: "shrink", trace: trace, console: context.console)
         }
         try OutputPath.createParent(of: path)
-        guard let shrunk = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path) else {
+        let shrunkReport =
+            crashed
+            ? try CrashShrink.shrink(input, footer: footer, plan: plan, to: path)
+            : try TraceShrink.shrink(input, footer: footer, plan: plan, to: path)
+        guard let shrunk = shrunkReport else {
             throw CommandFailure(
                 ExitStatus.failure, "\(trace): the recorded failure does not reproduce on this build; cannot shrink")
         }
