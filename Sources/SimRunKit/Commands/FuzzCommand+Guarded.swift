@@ -43,16 +43,10 @@ extension FuzzCommand {
                 timeoutSeconds: GuardedRun.noTimeout)
         }
         console.out("CRASH at seed \(seed) (run \(run + 1) of the campaign): \(recorded.verdict.message)")
-        if recorded.crashed {
-            console.out(
-                "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
-            )
-            for line in try CrashContext(path: path).lines { console.out(line) }
-        } else {
-            console.out(
-                "  NONDETERMINISTIC: run \(run + 1) trapped in the campaign but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"
-            )
+        let lines = try recorded.crashLines(path: path) {
+            "run \(run + 1) trapped in the campaign but ran to \($0) when re-run"
         }
+        for line in lines { console.out(line) }
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
         console.out(
@@ -141,16 +135,10 @@ extension FuzzCommand {
         console.out(
             "CRASH on the fifo schedule (seed 0), which plans the campaign before its first run: \(recorded.verdict.message)"
         )
-        if recorded.crashed {
-            console.out(
-                "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
-            )
-            for line in try CrashContext(path: path).lines { console.out(line) }
-        } else {
-            console.out(
-                "  NONDETERMINISTIC: the fifo schedule trapped once but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when recorded again"
-            )
+        let lines = try recorded.crashLines(path: path) {
+            "the fifo schedule trapped once but ran to \($0) when recorded again"
         }
+        for line in lines { console.out(line) }
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
         console.out(

@@ -62,16 +62,10 @@ extension FuzzCommand {
                     recorded.verdict = report.verdict
                 }
             }
-            if recorded.crashed {
-                console.out(
-                    "  crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
-                )
-                for line in try CrashContext(path: path).lines { console.out(line) }
-            } else {
-                console.out(
-                    "  NONDETERMINISTIC: seed \(crash.seed) crashed in a worker but ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass") when re-run"
-                )
+            let lines = try recorded.crashLines(path: path) {
+                "seed \(crash.seed) crashed in a worker but ran to \($0) when re-run"
             }
+            for line in lines { console.out(line) }
             if crash.occurrences > 1 { console.out("  \(crash.occurrences) runs crashed this way") }
             try checkReplay(of: path, plan: plan, console: console)
         } catch {

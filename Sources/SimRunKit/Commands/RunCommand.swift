@@ -157,7 +157,7 @@ struct RunCommand: CatalogCommand {
             for line in try CrashContext(path: path).lines { console.out(line) }
         } else {
             console.verdict(
-                "\(title): CRASH in a child, but NONDETERMINISTIC: recorded again it ran to \(recorded.verdict.isFailure ? "FAIL — \(recorded.verdict)" : "pass")"
+                "\(title): CRASH in a child, but NONDETERMINISTIC: recorded again it ran to \(recorded.reranTo)"
             )
         }
         console.out("trace: \(path)")

@@ -40,3 +40,16 @@ struct CrashContext {
             + lastEvents
     }
 }
+
+extension IsolatedRecording.Outcome {
+    /// What a crash recorded again ran to when it did not trap this time: "pass" or "FAIL — …".
+    var reranTo: String { verdict.isFailure ? "FAIL — \(verdict)" : "pass" }
+
+    /// The lines under a crash finding (fuzz's three ways to one): where it trapped and the last
+    /// events before it, or — when recording it again did not trap — `nondeterministic(reranTo)`.
+    func crashLines(path: String, nondeterministic: (String) -> String) throws(CommandFailure) -> [String] {
+        guard crashed else { return ["  NONDETERMINISTIC: " + nondeterministic(reranTo)] }
+        return ["  crashed at event \(eventCount) (after \(lastEventText)): \(verdict.message)"]
+            + (try CrashContext(path: path).lines)
+    }
+}
