@@ -151,7 +151,7 @@ struct ExplorationRun: Sendable {
             outcome.issues.append("scenario '\(scenario.name)' has no variant '\(chosen)' (variants: \(names))")
             return outcome
         }
-        if let reason = TraceCorpus.cannotRunHere(scenario) {
+        if let reason = TraceCorpus.cannotRunHere(scenario, variant: chosen) {
             outcome.issues.append("\(reason): \(refusalHint)")
             return outcome
         }

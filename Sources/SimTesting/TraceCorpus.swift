@@ -92,8 +92,9 @@ public struct TraceCorpus: Sendable {
                     + "`executable:` (or replay it with `simrun replay`)")
         case .records: break
         }
-        if let scenario = scenarios.first(where: { $0.name == (try? TraceReader(path: trace.path).header.scenario) }),
-            let reason = Self.cannotRunHere(scenario)
+        if let header = try? TraceReader(path: trace.path).header,
+            let scenario = scenarios.first(where: { $0.name == header.scenario }),
+            let reason = Self.cannotRunHere(scenario, variant: request.variant ?? header.variant)
         {
             throw CommandFailure(
                 ExitStatus.usage, "\(trace.path): \(reason); replay it with `simrun replay` (a child process)")
@@ -183,11 +184,13 @@ public struct TraceCorpus: Sendable {
     /// inside `Task {}` are captured only by the executor factory, which simrun's load-time constructor
     /// installs when it can be first (`ExecutorFactoryGate`); otherwise only an executable built on
     /// `SimRun.main` has it.
-    static func cannotRunHere(_ scenario: Scenario) -> String? {
-        guard scenario.concurrency == .executorFactory, !ExecutorCapture.ensureRoute().capturesMainActor else {
+    static func cannotRunHere(_ scenario: Scenario, variant: String) -> String? {
+        guard scenario.concurrency(of: variant) == .executorFactory, !ExecutorCapture.ensureRoute().capturesMainActor
+        else {
             return nil
         }
-        return "\(scenario.name) needs the executor-factory route (@MainActor code or sleeps in Task {}), which "
+        let which = scenario.concurrency == .executorFactory ? scenario.name : "\(scenario.name) --variant \(variant)"
+        return "\(which) needs the executor-factory route (@MainActor code or sleeps in Task {}), which "
             + "this process does not have (\(ExecutorCapture.routeNote ?? ExecutorCapture.route.description))"
     }
 

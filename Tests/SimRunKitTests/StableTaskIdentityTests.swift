@@ -14,6 +14,9 @@ private let taskRace = Scenario.async(
     variants: [
         .init("buggy", "writer and reader"), .init("extra", "an unrelated Task {} first"),
         .init("extra-elsewhere", "a helper task creates an unrelated Task {}"),
+        .init("named", "writer and reader made with Task(name:)"),
+        .init("named-extra", "named, and an unrelated Task {} first in the same job"),
+        .init("extra-same-job", "an unrelated Task {} first in the same job"),
     ]
 ) { simulation, variant in
     let flags = RaceFlags()
@@ -23,8 +26,10 @@ private let taskRace = Scenario.async(
         Task { Task { simulation.emit("unrelated", "ran") } }
     }
     await Task.yield()
-    let writer = Task { flags.written = true }
-    let reader = Task { if !flags.written { flags.readEarly = true } }
+    if variant == "named-extra" || variant == "extra-same-job" { Task { simulation.emit("unrelated", "ran") } }
+    let named = variant.hasPrefix("named")
+    let writer = Task(name: named ? "writer" : nil) { flags.written = true }
+    let reader = Task(name: named ? "reader" : nil) { if !flags.written { flags.readEarly = true } }
     _ = await (writer.value, reader.value)
 }
 
@@ -47,14 +52,20 @@ private final class RaceFlags: @unchecked Sendable {
         #expect(Array(created("extra", seed: 1).filter { $0.hasPrefix("task@2") }) == ["task@2.1", "task@2.2"])
     }
 
-    @Test(arguments: ["extra", "extra-elsewhere"])
-    func aTraceReplayedWithAnUnrelatedTaskAddedFollowsEveryDecision(_ variant: String) throws {
+    @Test func aTaskMadeWithANameIsNamedByIt() throws {
+        try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
+        #expect(created("named", seed: 1) == ["task", "writer", "reader"])
+        #expect(created("named-extra", seed: 1) == ["task", "task@2.1", "writer", "reader"])
+    }
+
+    /// Records `recorded` (a failing seed of random), replays the trace on `variant`: the output and status.
+    private func replay(recorded: String, on variant: String) throws -> (status: Int32, output: String) {
         let directory = try makeTemporaryDirectory("identity-async")
         let path = directory.appendingPathComponent("race.simtrace").path
-        let plan = RunPlan(scenario: taskRace, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan(scenario: taskRace, variant: recorded, strategy: StrategySpec(kind: .random))
         let seed = try #require(
             (UInt64(0)..<200).first {
-                taskRace.run(variant: "buggy", seed: $0, strategy: RandomStrategy()).verdict.isFailure
+                taskRace.run(variant: recorded, seed: $0, strategy: RandomStrategy()).verdict.isFailure
             })
         let result = try Recorder.record(
             plan: plan, seed: seed, strategy: RandomStrategy(), strategyName: "random", to: path)
@@ -62,7 +73,33 @@ private final class RaceFlags: @unchecked Sendable {
         let console = Console(capturing: true)
         let status = SimRun.run(
             arguments: ["replay", path, "--variant", variant], scenarios: [taskRace], console: console)
-        let output = console.capturedOutput
+        return (status, console.capturedOutput)
+    }
+
+    /// The racing tasks named with `Task(name:)`: an unrelated `Task {}` made first in the same job
+    /// renames neither, so the recorded schedule is followed whole.
+    @Test func aTraceOfNamedTasksReplayedWithAnUnrelatedTaskAddedInTheSameJobFollowsEveryDecision() throws {
+        try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
+        let (status, output) = try replay(recorded: "named", on: "named-extra")
+        #expect(status == ExitStatus.failure, "\(output)")
+        #expect(output.contains("FAIL"), "\(output)")
+        #expect(output.contains(" non-fifo)") && output.contains("(all "), "\(output)")
+        #expect(!output.contains("inconclusive"), "\(output)")
+    }
+
+    /// Unnamed tasks made in one job are numbered in creation order: an unrelated one made first shifts
+    /// them, and replay says it could not follow the schedule (exit 2), never a pass.
+    @Test func anUnnamedShiftInTheSameJobIsInconclusiveNotAPass() throws {
+        let (status, output) = try replay(recorded: "buggy", on: "extra-same-job")
+        #expect(status != ExitStatus.ok, "\(output)")
+        if status != ExitStatus.failure {
+            #expect(output.contains("inconclusive"), "\(output)")
+        }
+    }
+
+    @Test(arguments: ["extra", "extra-elsewhere"])
+    func aTraceReplayedWithAnUnrelatedTaskAddedFollowsEveryDecision(_ variant: String) throws {
+        let (status, output) = try replay(recorded: "buggy", on: variant)
         #expect(status == ExitStatus.failure, "\(output)")
         #expect(output.contains("FAIL"), "\(output)")
         // Every non-fifo decision of the recording was followed: none missing, nothing inconclusive.

@@ -59,6 +59,26 @@ uint64_t simrun_clocks_virtual_reads(void);
 
 // MARK: - (end of virtual clocks)
 
+// MARK: - Task names (tasks.c, issue #24)
+//
+// `swift_task_create` is interposed on Linux (x86_64, arm64): while the runtime creates a task, the
+// name given with `Task(name:)` is readable on the creating thread, so the capture that places the
+// task's first job (enqueued inside the creation) can name the task after it. Elsewhere nothing is
+// interposed and the functions below report so.
+
+/// The `Task(name:)` name of the task being created on this thread, or NULL (no name, or no task
+/// being created, or not interposed on this platform).
+const char *_Nullable simrun_task_creating_name(void);
+
+/// 1 while a task is being created on this thread (inside `swift_task_create`), else 0.
+int simrun_task_creating(void);
+
+/// 1 when this process's `swift_task_create` is simrun's (task names are read), else 0.
+int simrun_task_names_interposed(void);
+
+/// How many tasks were created through simrun's `swift_task_create` in this process.
+uint64_t simrun_task_creations(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,10 +8,11 @@ import Synchronization
 /// created it — the k-th task created during the j-th job of task `N` is `N.k` when j is 1 and `N@j.k`
 /// after (`Task {}`, `Task.detached`, task-group children alike) — so a task added in another job, or
 /// in another task, renames no one. The creator is the task the runtime says is current, also inside
-/// an actor's drain job (which runs other tasks' jobs than the one that scheduled it). The runtime
-/// shows neither a task's creation site nor its `Task(name:)` name to an executor (only the current
-/// task's name, once the task runs), so a task added earlier in the same job still shifts the
-/// ordinals after it. A task's jobs run on the lane of its name; its main-actor jobs run on the `main`
+/// an actor's drain job (which runs other tasks' jobs than the one that scheduled it). A task made
+/// with `Task(name:)` is named by its name instead (`TaskNames`: read as the task is created, where
+/// the platform lets simrun read it), so adding any other task renames no named one; an unnamed task
+/// added earlier in the same job still shifts the ordinals of the unnamed ones after it (the runtime
+/// shows no creation site that stays the same across builds). A task's jobs run on the lane of its name; its main-actor jobs run on the `main`
 /// lane with its name as their label; an actor's drain job runs on a lane of its own, `N/actor` then
 /// `N/actor#2`, … after the task `N` that scheduled it (the caller whose hop to the idle actor needed
 /// it); a sleep's timer fires on the lane of the task that slept. Runtime task ids are only keys for
@@ -29,6 +30,10 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private var names: [UInt64: TaskEntry] = [:]
     /// Tasks created so far in each job (by `N` or `N@j`), for the next child's ordinal.
     private var childCounts: [String: Int] = [:]
+    /// Tasks created so far with each `Task(name:)` name, for the `#k` of a repeated name.
+    private var givenNameCounts: [String: Int] = [:]
+    /// Names a `Task(name:)` name cannot take as it is: the body's and the main actor's lane.
+    private static let reservedNames: Set<String> = ["task", "main"]
     /// Jobs run so far for each task (by name): the creating job's index in a child's name.
     private var jobCounts: [String: Int] = [:]
     private var actorJobCounts: [String: Int] = [:]
@@ -74,6 +79,11 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         let creator = currentTaskName
         if names.isEmpty {
             name = "task"  // the scenario's body
+        } else if let given = TaskNames.creating {
+            // `Task(name:)`: the user's name is the identity, wherever and whenever the task is made.
+            let seen = (givenNameCounts[given] ?? 0) + 1
+            givenNameCounts[given] = seen
+            name = seen == 1 && !Self.reservedNames.contains(given) ? given : "\(given)#\(seen)"
         } else {
             let jobIndex = max(1, jobCounts[creator] ?? 0)
             let creatingJob = jobIndex == 1 ? creator : "\(creator)@\(jobIndex)"
@@ -222,3 +232,4 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         return nil
     }
 }
+

@@ -23,7 +23,8 @@ extension Scenario {
     /// }
     /// ```
     ///
-    /// The body runs as the task `task`; the run is quiet when every captured job has run and no sleep
+    /// `concurrency` is what every variant needs unless the variant says otherwise
+    /// (`Variant(_:_:concurrency:)`). The body runs as the task `task`; the run is quiet when every captured job has run and no sleep
     /// is pending. Work that leaves the run (a real `DispatchQueue`, a `Thread`, another executor) fails
     /// it with the `stays-in-simulation` oracle instead of passing.
     public static func async(
@@ -31,9 +32,13 @@ extension Scenario {
         concurrency: Concurrency = .executorFactory,
         body: @escaping @Sendable (_ simulation: Simulation, _ variant: String) async -> Void
     ) -> Scenario {
+        // A variant may need another route than the scenario (`Variant.concurrency`).
+        var needsByVariant: [String: Concurrency] = [:]
+        for variant in variants { needsByVariant[variant.name] = variant.concurrency ?? concurrency }
+        let needs = needsByVariant
         var scenario = Scenario(name: name, summary: summary, variants: variants, limits: limits) {
             simulation, variant in
-            AsyncRun.start(simulation, variant: variant, needs: concurrency, body: body)
+            AsyncRun.start(simulation, variant: variant, needs: needs[variant] ?? concurrency, body: body)
         }
         scenario.concurrency = concurrency
         return scenario

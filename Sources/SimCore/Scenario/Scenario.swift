@@ -25,10 +25,20 @@ public struct Scenario: Sendable {
         public var name: String
         /// What this version of the code does differently.
         public var summary: String
-        /// A variant named `name`, described by `summary`.
+        /// What this version needs from the concurrency runtime when that differs from its scenario's
+        /// (a `fixed` variant that hops to `@MainActor` where `buggy` does not), or nil: the scenario's.
+        public var concurrency: Concurrency?
+        /// A variant named `name`, described by `summary`, needing what its scenario needs.
         public init(_ name: String, _ summary: String) {
             self.name = name
             self.summary = summary
+        }
+        /// A variant named `name`, described by `summary`, that needs `concurrency` from the runtime
+        /// whatever its scenario's other variants need (an async scenario's only).
+        public init(_ name: String, _ summary: String, concurrency: Concurrency) {
+            self.name = name
+            self.summary = summary
+            self.concurrency = concurrency
         }
     }
 
@@ -48,6 +58,12 @@ public struct Scenario: Sendable {
 
     /// The variant run when none is named: the first.
     public var defaultVariant: String { variants[0].name }
+
+    /// What `variant` needs from the concurrency runtime: its own need when it declares one, else the
+    /// scenario's.
+    public func concurrency(of variant: String) -> Concurrency {
+        variants.first { $0.name == variant }?.concurrency ?? concurrency
+    }
 
     /// True when one of the variants is called `name`.
     public func hasVariant(_ name: String) -> Bool { variants.contains { $0.name == name } }
