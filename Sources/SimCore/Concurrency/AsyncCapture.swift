@@ -232,4 +232,3 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         return nil
     }
 }
-
