@@ -17,6 +17,7 @@ private let taskRace = Scenario.async(
         .init("named", "writer and reader made with Task(name:)"),
         .init("named-extra", "named, and an unrelated Task {} first in the same job"),
         .init("extra-same-job", "an unrelated Task {} first in the same job"),
+        .init("clashing-names", "tasks given the body's name, a repeated name and another task's name"),
     ]
 ) { simulation, variant in
     let flags = RaceFlags()
@@ -26,6 +27,10 @@ private let taskRace = Scenario.async(
         Task { Task { simulation.emit("unrelated", "ran") } }
     }
     await Task.yield()
+    if variant == "clashing-names" {
+        _ = await (Task(name: "task") {}.value, Task(name: "w") {}.value, Task(name: "w") {}.value)
+        _ = await (Task(name: "w#2") {}.value, Task(name: "task@7.1") {}.value)
+    }
     if variant == "named-extra" || variant == "extra-same-job" { Task { simulation.emit("unrelated", "ran") } }
     let named = variant.hasPrefix("named")
     let writer = Task(name: named ? "writer" : nil) { flags.written = true }
@@ -56,6 +61,13 @@ private final class RaceFlags: @unchecked Sendable {
         try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
         #expect(created("named", seed: 1) == ["task", "writer", "reader"])
         #expect(created("named-extra", seed: 1) == ["task", "task@2.1", "writer", "reader"])
+    }
+
+    @Test func givenNamesNeverShareALane() throws {
+        try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
+        let names = created("clashing-names", seed: 1)
+        #expect(names == ["task", "task#1", "w", "w#2", "w#2#2", "task@7.1", "task@7.1#2", "task@7.2"], "\(names)")
+        #expect(Set(names).count == names.count)
     }
 
     /// Records `recorded` (a failing seed of random), replays the trace on `variant`: the output and status.

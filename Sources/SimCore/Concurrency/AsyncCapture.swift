@@ -32,6 +32,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private var childCounts: [String: Int] = [:]
     /// Tasks created so far with each `Task(name:)` name, for the `#k` of a repeated name.
     private var givenNameCounts: [String: Int] = [:]
+    /// Every task name given in this run (looked up, never iterated).
+    private var usedNames: Set<String> = []
     /// Names a `Task(name:)` name cannot take as it is: the body's and the main actor's lane.
     private static let reservedNames: Set<String> = ["task", "main"]
     /// Jobs run so far for each task (by name): the creating job's index in a child's name.
@@ -81,18 +83,31 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             name = "task"  // the scenario's body
         } else if let given = TaskNames.creating {
             // `Task(name:)`: the user's name is the identity, wherever and whenever the task is made.
-            let seen = (givenNameCounts[given] ?? 0) + 1
+            var seen = (givenNameCounts[given] ?? 0) + 1
+            var candidate = seen == 1 && !Self.reservedNames.contains(given) ? given : "\(given)#\(seen)"
+            // A name is one lane: never two tasks on it (a given name that is another task's name).
+            while usedNames.contains(candidate) {
+                seen += 1
+                candidate = "\(given)#\(seen)"
+            }
             givenNameCounts[given] = seen
-            name = seen == 1 && !Self.reservedNames.contains(given) ? given : "\(given)#\(seen)"
+            name = candidate
         } else {
             let jobIndex = max(1, jobCounts[creator] ?? 0)
             let creatingJob = jobIndex == 1 ? creator : "\(creator)@\(jobIndex)"
             let ordinal = (childCounts[creatingJob] ?? 0) + 1
             childCounts[creatingJob] = ordinal
-            name = "\(creatingJob).\(ordinal)"
+            var candidate = "\(creatingJob).\(ordinal)"
+            var repeated = 1
+            while usedNames.contains(candidate) {  // a task was given this name with Task(name:)
+                repeated += 1
+                candidate = "\(creatingJob).\(ordinal)#\(repeated)"
+            }
+            name = candidate
         }
         let entry = TaskEntry(name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name))
         names[job.taskID] = entry
+        usedNames.insert(name)
         ExecutorCapture.register(job.taskID, to: self)
         simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : creator)])
         return (entry, true)
