@@ -141,12 +141,33 @@ private final class RaceFlags: @unchecked Sendable {
                     job = (sink.text(event.lane), [], [])
                 } else if job != nil {
                     job!.kinds.append(kind)
-                    if kind == "actor.call" { callers.insert(sink.text(event.subject)) }
+                    if kind == "actor.call" {
+                        callers.insert(sink.text(event.subject))
+                        // The drain job shows its actor (`ProcessOutOfLineJob`'s layout, pinned here).
+                        let actor = event.fields.first { sink.text($0.key) == "actor" }.flatMap { field -> String? in
+                            if case .symbol(let symbol) = field.value { sink.text(symbol) } else { nil }
+                        }
+                        #expect(actor == "ProfileCache", "seed \(seed): \(actor ?? "no actor")")
+                    }
                 }
             }
             check()
         }
         // Both callers are seen calling the actors, by the stable names of their tasks.
         #expect(callers == ["task.1", "task.2"], "\(callers)")
+    }
+
+    /// `simrun show` reads an actor's job as "task X calls actor A".
+    @Test func showSaysWhichTaskCallsWhichActor() throws {
+        let directory = try makeTemporaryDirectory("actor-show")
+        let path = directory.appendingPathComponent("cache.simtrace").path
+        let scenario = ActorReentrancyCache.scenario
+        let plan = RunPlan(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
+        _ = try Recorder.record(plan: plan, seed: 1, strategy: RandomStrategy(), strategyName: "random", to: path)
+        let console = Console(capturing: true)
+        _ = SimRun.run(arguments: ["show", path], scenarios: [scenario], console: console)
+        let output = console.capturedOutput
+        #expect(output.contains("actor.call: task.1 calls actor ProfileCache"), "\(output)")
+        #expect(output.contains("actor.call: task.2 calls actor ProfileCache"), "\(output)")
     }
 }

@@ -115,18 +115,24 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     /// While an actor's drain job runs: the tasks whose calls it has been seen running so far.
     private var drainCallers: [String]?
+    /// While an actor's drain job runs: the actor's type name, when the runtime's job shows it.
+    private var drainActor: String?
 
     /// Inside a drain job, names the task whose actor call runs now (once per task and drain job) with
-    /// an `actor.call` event on the drain's lane: the drain is named after the caller that scheduled
-    /// it, but it runs every call queued on the actor meanwhile. The runtime shows an executor neither
-    /// the actor nor the method, only the task; a call is seen when it enqueues or creates something
-    /// (its return hop to the caller's executor at the latest).
+    /// an `actor.call` event on the drain's lane, and the actor's type (`actor=`, read from the drain
+    /// job): the drain is named after the caller that scheduled it, but it runs every call queued on
+    /// the actor meanwhile. The runtime shows an executor no method; a call is seen when it enqueues or
+    /// creates something (its return hop to the caller's executor at the latest).
     private func noteActorCaller() {
         guard drainCallers != nil else { return }
         let id = ExecutorCapture.currentTaskID
         guard id != 0, let caller = names[id]?.name, drainCallers?.contains(caller) == false else { return }
         drainCallers?.append(caller)
-        simulation.emit("actor.call", caller)
+        if let actor = drainActor {
+            simulation.emit("actor.call", caller, ["actor": .text(actor)])
+        } else {
+            simulation.emit("actor.call", caller)
+        }
     }
 
     /// The task whose code runs now: the runtime's current task when it is one of this run's (inside
@@ -146,7 +152,12 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             actorJobCounts[caller] = ordinal
             let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
             let owner = caller
-            simulation.post(lane, labelActor) { [unowned self] in run(job, as: owner, main: false, isTaskJob: false) }
+            let actor = job.drainedActorName
+            simulation.post(lane, labelActor) { [unowned self] in
+                drainActor = actor
+                defer { drainActor = nil }
+                run(job, as: owner, main: false, isTaskJob: false)
+            }
             return
         }
         simulation.post(task.lane, isNew ? labelStart : labelResume) { [unowned self] in
