@@ -170,4 +170,13 @@ private final class RaceFlags: @unchecked Sendable {
         #expect(output.contains("actor.call: task.1 calls actor ProfileCache"), "\(output)")
         #expect(output.contains("actor.call: task.2 calls actor ProfileCache"), "\(output)")
     }
+
+    /// `explain`'s excerpt around the decisive decision reads the same way.
+    @Test func explainSaysWhichTaskCallsWhichActor() {
+        let trace = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Traces")
+            .appendingPathComponent("actor-reentrancy-cache-buggy-cache-holds-newest-response.simtrace").path
+        let explained = Understanding.simrun(["explain", trace, "--runs", "2"])
+        #expect(explained.out.contains("actor.call: task.1 calls actor ProfileCache"), "\(explained.out)")
+    }
 }

@@ -226,6 +226,7 @@ extension ExplainCommand {
                 } ?? ""
             return "\(lead)\(time) \(lane) ▶ \(subject)\(ordinal)"
         }
+        if let call = text.actorCall(event) { return "\(lead)\(time) \(lane)   \(call)" }
         let fields = text.fields(event)
         let bang = kind == "oracle.fail" ? "!! " : ""
         return

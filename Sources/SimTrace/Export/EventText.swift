@@ -21,6 +21,17 @@ public struct EventText {
         }.joined(separator: " ")
     }
 
+    /// An `actor.call` event as a sentence, `actor.call: task.2 calls actor ProfileCache` (the task
+    /// whose call an actor's drain job runs, and the actor's type when the trace has it), or nil for
+    /// any other event.
+    public func actorCall(_ event: Event) -> String? {
+        guard text(event.kind) == "actor.call" else { return nil }
+        let actor = event.fields.first { text($0.key) == "actor" }.flatMap { field -> String? in
+            if case .symbol(let symbol) = field.value { text(symbol) } else { nil }
+        }
+        return "actor.call: \(text(event.subject)) calls actor \(actor ?? "(not shown by the runtime)")"
+    }
+
     private func quoteIfNeeded(_ value: String) -> String {
         value.contains(" ") || value.isEmpty ? "\"\(value)\"" : value
     }

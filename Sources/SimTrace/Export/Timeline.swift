@@ -49,14 +49,9 @@ public struct Timeline {
                     line("  \(time) \(lane) ▶ \(text.text(event.subject))\(ordinal)\(timer)")
                 } else if kind == "oracle.fail" {
                     line("!! \(time) \(lane) \(text.text(event.subject)): \(text.fields(event))")
-                } else if kind == "actor.call" {
+                } else if let call = text.actorCall(event) {
                     // An actor's drain job names each caller whose call it runs, and the actor's type.
-                    let actor = event.fields.first { text.text($0.key) == "actor" }.flatMap { field -> String? in
-                        if case .symbol(let symbol) = field.value { return text.text(symbol) } else { return nil }
-                    }
-                    line(
-                        "  \(time) \(lane)   actor.call: \(text.text(event.subject)) calls actor \(actor ?? "(unknown)")"
-                    )
+                    line("  \(time) \(lane)   \(call)")
                 } else {
                     let subject = text.text(event.subject)
                     let fields = text.fields(event)
