@@ -117,6 +117,15 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private var drainCallers: [String]?
     /// While an actor's drain job runs: the actor's type name, when the runtime's job shows it.
     private var drainActor: String?
+    /// Actor type names already spelled, by type (one spelling per type and run, not per job).
+    private var actorNames: [ObjectIdentifier: String] = [:]
+
+    private func actorName(_ type: AnyObject.Type) -> String {
+        if let known = actorNames[ObjectIdentifier(type)] { return known }
+        let name = _typeName(type, qualified: false)
+        actorNames[ObjectIdentifier(type)] = name
+        return name
+    }
 
     /// Inside a drain job, names the task whose actor call runs now (once per task and drain job) with
     /// an `actor.call` event on the drain's lane, and the actor's type (`actor=`, read from the drain
@@ -152,7 +161,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             actorJobCounts[caller] = ordinal
             let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
             let owner = caller
-            let actor = job.drainedActorName
+            let actor = job.drainedActorType.map(actorName)
             simulation.post(lane, labelActor) { [unowned self] in
                 drainActor = actor
                 defer { drainActor = nil }

@@ -279,18 +279,17 @@ private final class ThreadSlot: Sendable {
     }
 
     extension CapturedJob {
-        /// For a default actor's drain job, the actor's type name (`ProfileCache`); nil for any other
-        /// job. The runtime's drain job (`ProcessOutOfLineJob`, job kind 193) holds the actor right
+        /// For a default actor's drain job, the actor's type (`ProfileCache`); nil for any other job. The runtime's drain job (`ProcessOutOfLineJob`, job kind 193) holds the actor right
         /// after the job header: flags at byte 32, the actor at byte 64 on 64-bit platforms.
         /// `ActorCallerTests` pins this down, so a runtime that moves them fails `swift test`. The actor
         /// is alive while a job of it is being enqueued; it is looked at without a retain.
-        var drainedActorName: String? {
+        var drainedActorType: AnyObject.Type? {
             guard taskID == 0, MemoryLayout<UInt>.size == 8 else { return nil }
             let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
             guard raw.load(fromByteOffset: 32, as: UInt32.self) & 0xff == 193,
                 let actor = raw.load(fromByteOffset: 64, as: UnsafeRawPointer?.self)
             else { return nil }
-            return _typeName(type(of: Unmanaged<AnyObject>.fromOpaque(actor).takeUnretainedValue()), qualified: false)
+            return type(of: Unmanaged<AnyObject>.fromOpaque(actor).takeUnretainedValue())
         }
     }
 
@@ -442,7 +441,7 @@ private final class ThreadSlot: Sendable {
             self.job = job
             taskID = 0
         }
-        var drainedActorName: String? { nil }
+        var drainedActorType: AnyObject.Type? { nil }
         func runGlobal() { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
         func runMain() { job.runSynchronously(on: MainActor.sharedUnownedExecutor) }
     }
