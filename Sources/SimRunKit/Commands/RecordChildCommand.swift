@@ -48,7 +48,7 @@ struct RecordChildCommand: CatalogCommand {
         }
         let header = TraceHeader(
             toolVersion: SimRunVersion.current, scenario: found.name, variant: plan.variant, seed: seed,
-            strategy: strategy, options: plan.options.map { TraceOption($0.0, $0.1) })
+            strategy: strategy, options: plan.options.map { TraceOption($0.0, $0.1) }, build: BuildIdentity.current)
         let writer: TraceWriter
         do {
             writer = try TraceWriter(path: out, header: header)

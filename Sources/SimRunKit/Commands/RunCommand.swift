@@ -48,6 +48,7 @@ struct RunCommand: CatalogCommand {
         }
     }
     @OptionGroup var output: OutputOptions
+    @OptionGroup var build: BuildLabelOption
     /// Set by the parent on the child it runs the schedule in (`GuardedRun`).
     @Flag(help: .hidden) var guarded = false
 
@@ -125,7 +126,9 @@ struct RunCommand: CatalogCommand {
             scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1
         ).record(seed: 0, to: probe)
         // Not recorded (no usable $TMPDIR): probed here, as before.
-        guard fifo?.crashed == true else { return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise) }
+        guard fifo?.crashed == true else {
+            return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        }
         return RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
     }
 
