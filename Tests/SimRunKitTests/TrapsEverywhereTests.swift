@@ -40,6 +40,21 @@ import Testing
         #expect(replay.status == 0 && replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
     }
 
+    /// `run --check-determinism` plans nothing in its own process: the fifo run that sizes the plan
+    /// is recorded in a child, so a model that traps there is checked like any other.
+    @Test func aDeterminismCheckOfCodeThatTrapsOnFifoReportsTheCrash() throws {
+        let check = try SimrunProcess.run(
+            ["run", "unruly-counter", "--variant", "crashing-always", "--check-determinism"])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("deterministic — two processes recorded the same"), "\(check.stdout)")
+        #expect(check.stdout.contains("verdict FAIL — crashed: Fatal error: worker.a always traps"), "\(check.stdout)")
+        // The plan is the one a plain run uses: the same digest as the recording the check compares.
+        let plain = try SimrunProcess.run(["run", "counter-race", "--seed", "3", "--check-determinism"])
+        let run = try SimrunProcess.run(["run", "counter-race", "--seed", "3"])
+        let digest = run.stdout.components(separatedBy: "digest ").last?.prefix(16) ?? ""
+        #expect(!digest.isEmpty && plain.stdout.contains("digest \(digest)"), "\(plain.stdout) / \(run.stdout)")
+    }
+
     @Test func codeThatTrapsOnSomeSchedulesIsFoundExplainedAndShrunk() throws {
         let directory = try makeTemporaryDirectory("traps-some")
         defer { try? FileManager.default.removeItem(at: directory) }
