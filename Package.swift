@@ -93,6 +93,9 @@ let package = Package(
             name: "ledger-fixed", dependencies: ["LedgerFixture", "SimRunKit"], path: "Tests/BuildFixtures/LedgerFixed"),
         .executableTarget(
             name: "ledger-moved", dependencies: ["LedgerFixture", "SimRunKit"], path: "Tests/BuildFixtures/LedgerMoved"),
+        .executableTarget(
+            name: "ledger-asserting", dependencies: ["LedgerFixture", "SimRunKit"],
+            path: "Tests/BuildFixtures/LedgerAsserting"),
         // Test-only: counts heap allocations per thread (wraps malloc on glibc) for AllocationTests.
         // Linked into the test binary only, never into a product.
         .target(name: "CAllocCount", path: "Tests/CAllocCount"),
@@ -122,7 +125,7 @@ let package = Package(
                 "SimTesting", "simrun",
                 "simrun-example",
                 "simrun-bench-baseline",
-                "ledger-recorded", "ledger-fixed", "ledger-moved",
+                "ledger-recorded", "ledger-fixed", "ledger-moved", "ledger-asserting",
             ]
         ),
         // A user's package from the outside: public products only (and the temporary-file helper).

@@ -61,6 +61,13 @@ import Testing
         #expect(moved.stdout.contains("could not be followed on this build"))
         #expect(moved.stdout.contains("payout/read#1"))
 
+        // A build that traps on the recorded schedule: its own verdict is the crash, in a child.
+        let asserting = try Self.run("ledger-asserting", ["replay", trace], in: directory)
+        #expect(asserting.status == 1, "\(asserting.stdout)\(asserting.stderr)")
+        #expect(
+            asserting.stdout.contains("on this build: still fails — CRASHED at event"), "\(asserting.stdout)")
+        #expect(asserting.stdout.contains("negative balance -5"), "\(asserting.stdout)")
+
         // --json carries both builds and what could not be followed.
         let json = try Self.run("ledger-moved", ["replay", trace, "--json"], in: directory)
         let document = try JSONValue(parsing: json.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -79,7 +86,9 @@ import Testing
         let directory = try makeTemporaryDirectory("other-build-bisect")
         defer { try? FileManager.default.removeItem(at: directory) }
         let trace = try Self.recordFailure(in: directory)
-        let cases: [(String, Int32)] = [("ledger-recorded", 1), ("ledger-fixed", 0), ("ledger-moved", 125)]
+        let cases: [(String, Int32)] = [
+            ("ledger-recorded", 1), ("ledger-fixed", 0), ("ledger-moved", 125), ("ledger-asserting", 1),
+        ]
         for (build, code) in cases {
             let output = try Self.run(build, ["replay", "--bisect", trace], in: directory)
             #expect(output.status == code, "\(build): \(output.stdout)\(output.stderr)")

@@ -288,7 +288,8 @@ extension TraceReplay {
             scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
             estimatedSteps: plan.estimatedSteps, executable: executable
         ).record(
-            seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, to: path, timeoutSeconds: noTimeout)
+            seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: otherBuild,
+            to: path, timeoutSeconds: noTimeout)
         let verdict: ReplayVerdict
         var compared: UInt64 = 0
         if onOther || !again.crashed && !input.isTruncated && input.footer.map({ !$0.verdict.isCrash }) ?? true {

@@ -13,7 +13,7 @@ import SimTrace
 /// other jobs of that set. Jobs that never ran (cut off by the end of the run) are not known, so a
 /// departure whose overtaken jobs cannot be rebuilt is left without them: the replay cannot follow
 /// it and says so (inconclusive), never guesses.
-enum TraceSchedule {
+package enum TraceSchedule {
     /// One job that ran, from its `sched.pick` event.
     struct Ran {
         var key: JobKey
@@ -24,7 +24,7 @@ enum TraceSchedule {
     }
 
     /// Reads `path` whole; `CommandFailure` (65) when it cannot be read.
-    static func read(path: String) throws(CommandFailure) -> Schedule {
+    package static func read(path: String) throws(CommandFailure) -> Schedule {
         let reader: TraceReader
         do {
             reader = try TraceReader(path: path)

@@ -23,6 +23,8 @@ struct RecordChildCommand: CatalogCommand {
     var from: String?
     @Option var keep: Int = 0
     @Flag(help: "Follow --tape-from's schedule by job identity (a replay on another variant).") var byIdentity = false
+    @Flag(help: "With --by-identity: read the schedule from the trace alone (it is another build's).")
+    var scheduleFromTrace = false
     @Option(help: "The plan's step estimate (no fifo probe run, which may trap).") var estimatedSteps: Int?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
@@ -41,7 +43,10 @@ struct RecordChildCommand: CatalogCommand {
             let input = try TraceInput(path: tapeFrom)
             strategyObject =
                 byIdentity
-                ? ScheduleStrategy(schedule: TraceReplayer(input: input, plan: plan).identitySchedule().schedule)
+                ? ScheduleStrategy(
+                    schedule: scheduleFromTrace
+                        ? try TraceSchedule.read(path: tapeFrom)
+                        : TraceReplayer(input: input, plan: plan).identitySchedule().schedule)
                 : ReplayStrategy(tape: input.tape)
         } else {
             strategyObject = plan.makeStrategy()

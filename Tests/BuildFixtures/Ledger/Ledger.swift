@@ -1,6 +1,7 @@
 // A user's code at three commits, for the "replay on another build" tests (issue #30): each
 // executable beside this library (ledger-recorded, ledger-fixed, ledger-moved) is one build of the
-// same scenario `ledger`, variant `default`, as `git checkout <commit> && swift build` would give.
+// same scenario `ledger`, variant `default`, as `git checkout <commit> && swift build` would give
+// (ledger-asserting too).
 import SimCore
 
 /// Which commit of the user's code an executable was built from.
@@ -15,6 +16,9 @@ public enum LedgerCode: Sendable {
     /// `payout/load`), the bug kept: the recorded schedule names jobs this build never runs, so
     /// its race cannot be taken here (the new jobs run oldest first, as fifo would).
     case moved
+    /// The bug kept, and an assertion added that traps when the balance goes negative: the lost
+    /// deposit now ends the process (a crash on the recorded schedule, a pass on fifo).
+    case asserting
 }
 
 /// The scenario as built from `code`.
@@ -37,6 +41,7 @@ public func ledgerScenario(_ code: LedgerCode) -> Scenario {
             simulation.emit("ledger.read", "payout", ["balance": .int(seen)])
             simulation.post(payout, simulation.symbol("write")) {
                 ledger.value = code == .fixed ? ledger.value - 5 : seen - 5
+                if code == .asserting { precondition(ledger.value >= 0, "negative balance \(ledger.value)") }
                 simulation.emit("ledger.write", "payout", ["balance": .int(ledger.value)])
             }
         }
