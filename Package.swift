@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "SimEngine",
             dependencies: [
-                "SimCore", "SimTrace",
+                "SimCore", "SimTrace", "CSimInterpose",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -83,6 +83,19 @@ let package = Package(
         .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
 
         .target(name: "SimTestSupport", dependencies: ["SimCore"], path: "Tests/SimTestSupport"),
+        // Test-only: one user's code at three commits, each its own executable (its own build id),
+        // for replaying a trace on another build (OtherBuildReplayTests).
+        .target(name: "LedgerFixture", dependencies: ["SimCore"], path: "Tests/BuildFixtures/Ledger"),
+        .executableTarget(
+            name: "ledger-recorded", dependencies: ["LedgerFixture", "SimRunKit"],
+            path: "Tests/BuildFixtures/LedgerRecorded"),
+        .executableTarget(
+            name: "ledger-fixed", dependencies: ["LedgerFixture", "SimRunKit"], path: "Tests/BuildFixtures/LedgerFixed"),
+        .executableTarget(
+            name: "ledger-moved", dependencies: ["LedgerFixture", "SimRunKit"], path: "Tests/BuildFixtures/LedgerMoved"),
+        .executableTarget(
+            name: "ledger-asserting", dependencies: ["LedgerFixture", "SimRunKit"],
+            path: "Tests/BuildFixtures/LedgerAsserting"),
         // Test-only: counts heap allocations per thread (wraps malloc on glibc) for AllocationTests.
         // Linked into the test binary only, never into a product.
         .target(name: "CAllocCount", path: "Tests/CAllocCount"),
@@ -112,6 +125,7 @@ let package = Package(
                 "SimTesting", "simrun",
                 "simrun-example",
                 "simrun-bench-baseline",
+                "ledger-recorded", "ledger-fixed", "ledger-moved", "ledger-asserting",
             ]
         ),
         // A user's package from the outside: public products only (and the temporary-file helper).
@@ -124,7 +138,9 @@ let package = Package(
         .testTarget(
             name: "TraceRegressionTests",
             // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
-            dependencies: ["SimTesting", "SimEngine", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun"]
+            dependencies: [
+                "SimTesting", "SimEngine", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

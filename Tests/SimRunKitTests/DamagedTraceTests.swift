@@ -126,7 +126,7 @@ import Testing
             }
             // Tampered header fields (re-encoded, so the frame is valid and only the field lies).
             var tampered: [(String, TraceHeader)] = []
-            for version: UInt32 in [0, 2, 77, .max] {
+            for version: UInt32 in [0, TraceHeader.currentFormatVersion + 1, 77, .max] {
                 var h = source.header
                 h.formatVersion = version
                 tampered.append(("version\(version)", h))

@@ -40,7 +40,7 @@ import Testing
         writer.checkpoint()
         let error = TraceFixtures.readAll(writer.bytes).error
         #expect(error?.kind == .unsupportedVersion)
-        #expect(error?.description.contains("format version 2") == true)
+        #expect(error?.description.contains("format version \(TraceHeader.currentFormatVersion + 1)") == true)
     }
 
     @Test func missingFileIsMissing() {

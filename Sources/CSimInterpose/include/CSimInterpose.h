@@ -27,6 +27,12 @@ int simrun_process_thread_count(void);
 /// 1 when called on the process's main (initial) thread, 0 when not, -1 when it cannot be told.
 int simrun_on_main_thread(void);
 
+// MARK: - Build id (build_id.c, issue #30)
+
+/// Copies the running executable's build id (ELF NT_GNU_BUILD_ID on Linux, LC_UUID on Darwin) into
+/// `out` (at most `capacity` bytes); returns its length, 0 when it cannot be read on this platform.
+int simrun_executable_build_id(unsigned char *_Nonnull out, int capacity);
+
 // MARK: - Virtual clocks (clocks.c, issue #23)
 //
 // `clock_gettime`, `gettimeofday`, `time` and `timespec_get` read the run's virtual clock on a thread

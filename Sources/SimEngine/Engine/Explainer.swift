@@ -1,6 +1,14 @@
 import SimCore
 import SimTrace
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Finds the decision of a failing schedule after which its failure is certain.
 ///
 /// For every prefix length `i` (keep decisions `0..<i`, random after) the failure is re-fuzzed
@@ -22,11 +30,13 @@ public struct Explainer {
         public var failures: Int
         /// For a data decision, its site (`net.delay`); nil for a pick.
         public var site: String?
+        /// For a pick explained without re-running the trace (a crash), the job the trace says it took.
+        public var job: JobKey? = nil
 
         /// What the decision took: the job for a pick, `choose net.delay = 2 of 3` for a data
         /// decision (as `show` writes it).
         public var took: String {
-            if let taken = offer?.taken { return taken.description }
+            if let taken = offer?.taken ?? job { return taken.description }
             let name = site.map { " \($0)" } ?? ""
             return "\(decision.kind.name)\(name) = \(decision.chosen) of \(decision.count)"
         }
@@ -123,4 +133,74 @@ package final class DecisionClock: EventSink {
     package func define(_ symbol: Symbol, _ text: String) {}
     package func record(_ event: Event) { now = event.time }
     package func record(_ decision: Decision) { times.append(now) }
+}
+
+extension Explainer {
+    /// Explains a crash: the same table as ``explain(progress:)``, but every re-fuzzed run is
+    /// recorded in a child process (`simrun _record`, random after the kept prefix), where a trap
+    /// ends only that child. A run counts when it crashes with the trace's ``FailureSignature``
+    /// (the same trap message, numbers aside). The trace's schedule is not re-run here (it traps),
+    /// so rows carry no offer; each decision's time is read from the trace. Needs a binary built on
+    /// `SimRun.main` (process isolation); `runs` children per decision.
+    package func explainCrash(progress: (Int, Int) -> Void = { _, _ in }) throws(CommandFailure) -> Explanation {
+        let tape = input.tape
+        let times = try Self.decisionTimes(path: input.path)
+        let scratch = DeterminismCheck.temporaryTracePath("crash-explain")
+        defer { unlink(scratch) }
+        var rates: [Int] = []
+        for keep in 0...tape.count {
+            progress(keep, tape.count + 1)
+            var failing = 0
+            for seed in 0..<UInt64(runs) {
+                let recording = IsolatedRecording(
+                    scenario: input.header.scenario, variant: plan.variant, strategy: "random", noise: plan.noise,
+                    prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps)
+                let outcome = try recording.record(seed: seed, to: scratch)
+                unlink(scratch)
+                if outcome.crashed && FailureSignature(outcome.verdict) == target { failing += 1 }
+            }
+            rates.append(failing)
+        }
+        let rows = tape.decisions.indices.map { index in
+            let decision = tape.decisions[index]
+            return Row(
+                number: index + 1, decision: decision, offer: nil, time: index < times.count ? times[index] : 0,
+                failures: rates[index + 1], site: decision.kind == .pick ? nil : tape.text(decision.label),
+                job: decision.kind == .pick
+                    ? JobKey(
+                        lane: tape.text(decision.lane), label: tape.text(decision.label), ordinal: decision.ordinal)
+                    : nil)
+        }
+        var decisive: Int?
+        if rates.last == runs {
+            var first = rates.count - 1
+            while first > 0 && rates[first - 1] == runs { first -= 1 }
+            decisive = first == 0 ? nil : first - 1
+        }
+        return Explanation(baseline: rates[0], rows: rows, runs: runs, decisive: decisive, notes: [])
+    }
+
+    /// The virtual time of each decision (the time of the last event before it), read from the file.
+    static func decisionTimes(path: String) throws(CommandFailure) -> [Int64] {
+        let reader: TraceReader
+        do {
+            reader = try TraceReader(path: path)
+        } catch {
+            throw TraceInput.failure(error)
+        }
+        var now: Int64 = 0
+        var times: [Int64] = []
+        do {
+            while let record = try reader.next() {
+                switch record {
+                case .event(let event): now = event.time
+                case .decision: times.append(now)
+                default: continue
+                }
+            }
+        } catch {
+            throw TraceInput.failure(error)
+        }
+        return times
+    }
 }

@@ -12,7 +12,7 @@ public enum Recorder {
         let header = TraceHeader(
             formatVersion: TraceHeader.currentFormatVersion, toolVersion: SimRunVersion.current,
             scenario: plan.scenario.name, variant: plan.variant, seed: seed, strategy: strategyName,
-            options: (plan.options + extra).map { TraceOption($0.0, $0.1) })
+            options: (plan.options + extra).map { TraceOption($0.0, $0.1) }, build: BuildIdentity.current)
         let writer: TraceWriter
         do {
             writer = try TraceWriter(path: path, header: header)

@@ -185,6 +185,14 @@ public struct ReplayReport: Sendable, Equatable {
     public var recordingIsTruncated: Bool
     /// For a crash: the last event recorded before the trap.
     public var lastEventText: String
+    /// The build that recorded the trace (``TraceHeader/build``; empty when unknown).
+    public var recordedBuild: String
+    /// The build that replayed it (empty when not compared).
+    public var build: String
+    /// True when the replay judged this build by its own verdict, the recording being another
+    /// build's: then `pass`, `fail`, `crashed` and `inconclusive` answer "does this build still
+    /// have the recorded bug?" (and `identical`/`diverged` never occur).
+    public var judgedAsOtherBuild: Bool
 
     /// True when the schedule was followed on another variant or under other noise (`pass`/`fail`),
     /// false when it was compared on its own variant (`identical`/`diverged`).
@@ -210,5 +218,8 @@ public struct ReplayReport: Sendable, Equatable {
         notes = []
         recordingIsTruncated = false
         lastEventText = ""
+        recordedBuild = ""
+        build = ""
+        judgedAsOtherBuild = false
     }
 }

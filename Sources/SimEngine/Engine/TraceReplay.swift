@@ -17,12 +17,29 @@ public struct ReplayRequest: Sendable, Equatable {
     public var variant: String?
     /// Other noise lanes; nil (or the recorded count) keeps the recording's.
     public var noise: Int?
+    /// The build replaying (``BuildIdentity/current``); nil: builds are not compared (the recording
+    /// is taken to be of this build, as a regression corpus replayed in its own tests is).
+    public var build: String?
+    /// When either build is unknown (empty): true judges this build by its own verdict anyway (what
+    /// `replay --bisect` needs on every commit); false compares events as on the same build.
+    public var judgeUnknownBuild: Bool
 
-    /// A replay of `trace` on `variant` with `noise` lanes.
-    public init(trace: String, variant: String? = nil, noise: Int? = nil) {
+    /// A replay of `trace` on `variant` with `noise` lanes, by `build`.
+    public init(
+        trace: String, variant: String? = nil, noise: Int? = nil, build: String? = nil, judgeUnknownBuild: Bool = false
+    ) {
         self.trace = trace
         self.variant = variant
         self.noise = noise
+        self.build = build
+        self.judgeUnknownBuild = judgeUnknownBuild
+    }
+
+    /// Whether a recording by `recorded` is to be judged as another build's.
+    public func isOtherBuild(than recorded: String) -> Bool {
+        guard let build else { return false }
+        if build.isEmpty || recorded.isEmpty { return judgeUnknownBuild }
+        return build != recorded
     }
 }
 
@@ -41,6 +58,13 @@ public struct ReplayRequest: Sendable, Equatable {
 ///   then the replay cannot test the fix, and a `pct` campaign of ``raceRemovedSeeds`` on that
 ///   variant decides instead (its result and the decisions are the verdict's evidence). A truncated
 ///   recording that passes there is `inconclusive` (`truncated`).
+/// - On another build (``ReplayRequest/build`` differs from the header's ``TraceHeader/build``):
+///   the events are compared first; when they are identical the build changed nothing the schedule
+///   touches and the recorded verdict stands (`fail` for a recorded failure, else `pass`).
+///   Otherwise the schedule is followed by identity on that build and judged as on another
+///   variant, except that the "fix removes the race" rule does not apply: between builds a job
+///   that no longer runs may only have moved, so any unfollowed non-fifo decision is
+///   `inconclusive`, with the decisions that could not be followed.
 /// - ``decideIsolated(_:catalog:executable:)`` runs the replay in a child process, so a model that
 ///   traps is a `crashed` (or, on the recorded variant, compared) outcome, never the end of the host.
 public enum TraceReplay {
@@ -70,14 +94,31 @@ public enum TraceReplay {
         let onOther =
             request.variant.map { $0 != header.variant } ?? false
             || request.noise.map { $0 != recordedPlan.noise } ?? false
+        let otherBuild = request.isOtherBuild(than: header.build)
         if !onOther {
             let outcome = try TraceReplayer.replayComparing(
                 reading: reader, path: request.trace, plan: recordedPlan, throwingOnDamage: false)
-            return compared(outcome, header: header, plan: recordedPlan, trace: request.trace)
+            var report = compared(outcome, header: header, plan: recordedPlan, trace: request.trace)
+            report.build = request.build ?? ""
+            guard otherBuild else { return report }
+            report.judgedAsOtherBuild = true
+            switch report.verdict {
+            case .identical:
+                // Nothing the schedule touches changed: the recorded verdict is this build's too.
+                let recorded = report.recorded ?? outcome.result.verdict
+                report.verdict = recorded.isFailure ? .fail(recorded, raceRemoved: nil) : .pass(raceRemoved: nil)
+                return report
+            case .damaged, .inconclusive: return report
+            default: break  // the events differ: this build is judged on the schedule followed by identity
+            }
         }
         let input = try TraceInput(path: request.trace)
         let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)
-        return followed(input: input, plan: plan, recordedNoise: recordedPlan.noise)
+        var report = try followed(
+            input: input, plan: plan, recordedNoise: recordedPlan.noise, otherBuild: otherBuild)
+        report.build = request.build ?? ""
+        report.judgedAsOtherBuild = otherBuild
+        return report
     }
 
     /// The report's facts that come from the header and the plan.
@@ -92,6 +133,7 @@ public enum TraceReplay {
         report.seed = header.seed
         report.recordedNoise = recordedNoise
         report.noise = plan.noise
+        report.recordedBuild = header.build
         return report
     }
 
@@ -129,15 +171,23 @@ public enum TraceReplay {
     }
 
     /// The verdict of the schedule followed by identity on another variant (or other noise).
-    static func followed(input: TraceInput, plan: RunPlan, recordedNoise: Int) -> ReplayReport {
-        let outcome = TraceReplayer(input: input, plan: plan).replayForVerdict()
+    static func followed(input: TraceInput, plan: RunPlan, recordedNoise: Int, otherBuild: Bool = false)
+        throws(CommandFailure) -> ReplayReport
+    {
+        // Another build's recording cannot be re-run here to read its schedule: the file tells it.
+        let replayer = TraceReplayer(input: input, plan: plan)
+        let outcome =
+            otherBuild
+            ? replayer.replayForVerdict(following: try TraceSchedule.read(path: input.path), problem: nil)
+            : replayer.replayForVerdict()
+        let raceRemovedRule = !otherBuild
         let verdict: ReplayVerdict
         let unfollowed = outcome.unfollowed.map(UnfollowedDecision.init)
         if outcome.result.verdict.isFailure {
             verdict = .fail(outcome.result.verdict, raceRemoved: nil)
         } else if let problem = outcome.scheduleProblem {
             verdict = .inconclusive(.scheduleProblem(problem))
-        } else if !unfollowed.isEmpty && unfollowed.allSatisfy(\.showsRaceRemoved) {
+        } else if raceRemovedRule && !unfollowed.isEmpty && unfollowed.allSatisfy(\.showsRaceRemoved) {
             // The fix removes the race itself: the replay cannot test it; a campaign on it must.
             var campaign = plan
             campaign.strategy = StrategySpec(kind: .pct)
@@ -204,6 +254,8 @@ extension TraceReplay {
         var arguments = ["_replay", request.trace]
         if let variant = request.variant { arguments += ["--variant", variant] }
         if let noise = request.noise { arguments += ["--noise", String(noise)] }
+        if let build = request.build { arguments += ["--build", build] }
+        if request.judgeUnknownBuild { arguments.append("--judge-unknown-build") }
         // As long as the replay takes (a long trace may take minutes): a kill is never mistaken for a trap.
         let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: Self.noTimeout)
         if case .exited = output.termination {
@@ -229,13 +281,15 @@ extension TraceReplay {
         let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)
         let path = DeterminismCheck.temporaryTracePath("replay")
         defer { unlink(path) }
-        let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise
+        let otherBuild = request.isOtherBuild(than: input.header.build)
+        let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise || otherBuild
         // Recorded again the way the child replayed it: by identity on another variant or noise.
         let again = try IsolatedRecording(
             scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
             estimatedSteps: plan.estimatedSteps, executable: executable
         ).record(
-            seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, to: path, timeoutSeconds: noTimeout)
+            seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: otherBuild,
+            to: path, timeoutSeconds: noTimeout)
         let verdict: ReplayVerdict
         var compared: UInt64 = 0
         if onOther || !again.crashed && !input.isTruncated && input.footer.map({ !$0.verdict.isCrash }) ?? true {
@@ -282,6 +336,8 @@ extension TraceReplay {
         report.digest = again.digest
         report.recordingIsTruncated = input.isTruncated
         report.lastEventText = again.lastEventText
+        report.build = request.build ?? ""
+        report.judgedAsOtherBuild = otherBuild
         return report
     }
 }

@@ -157,6 +157,12 @@ public struct TraceReplayer {
     /// followed there.
     public func replayForVerdict() -> Outcome {
         let (schedule, problem) = identitySchedule()
+        return replayForVerdict(following: schedule, problem: problem)
+    }
+
+    /// Replays `schedule` (read back by ``identitySchedule()``, or from the trace alone when the
+    /// recording's code is another build's) on the plan's variant, for its verdict only.
+    func replayForVerdict(following schedule: Schedule, problem: String?) -> Outcome {
         let known = schedule.jobs
         let strategy = ScheduleStrategy(schedule: schedule)
         let replayedJobs = JobLedger(known: known)

@@ -52,11 +52,13 @@ package struct IsolatedRecording {
     /// With `byIdentity`, the schedule of `tapeFrom` is followed by job identity (as a replay on
     /// another variant or under other noise follows it), not decision by decision.
     package func record(
-        seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, to path: String, timeoutSeconds: Double = 300
+        seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, scheduleFromTrace: Bool = false,
+        to path: String, timeoutSeconds: Double = 300
     ) throws(CommandFailure) -> Outcome {
         var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
+        if scheduleFromTrace { arguments.append("--schedule-from-trace") }
         if noise > 0 { arguments += ["--noise", String(noise)] }
         if let prefix { arguments += ["--from", prefix.source, "--keep", String(prefix.keep)] }
         if let estimatedSteps { arguments += ["--estimated-steps", String(estimatedSteps)] }

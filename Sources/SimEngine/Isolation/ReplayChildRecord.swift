@@ -165,6 +165,8 @@ package enum ReplayChildRecord: Equatable {
                     + [tally.unknownJobs.map { .int(Int64($0)) } ?? .null]),
             "notes": .array(report.notes.map { .string($0) }),
             "recordingIsTruncated": .bool(report.recordingIsTruncated), "lastEventText": .string(report.lastEventText),
+            "recordedBuild": .string(report.recordedBuild), "build": .string(report.build),
+            "judgedAsOtherBuild": .bool(report.judgedAsOtherBuild),
         ])
     }
 
@@ -178,7 +180,9 @@ package enum ReplayChildRecord: Equatable {
             let eventsCompared = value["eventsCompared"]?.unsignedValue, let digest = value["digest"]?.unsignedValue,
             let tally = value["tally"]?.arrayValue, tally.count == 5, let notes = value["notes"]?.arrayValue,
             let truncated = value["recordingIsTruncated"]?.boolValue,
-            let lastEventText = value["lastEventText"]?.stringValue
+            let lastEventText = value["lastEventText"]?.stringValue,
+            let recordedBuild = value["recordedBuild"]?.stringValue, let build = value["build"]?.stringValue,
+            let judgedAsOtherBuild = value["judgedAsOtherBuild"]?.boolValue
         else { return nil }
         let counts = tally.prefix(4).compactMap(\.intValue)
         guard counts.count == 4 else { return nil }
@@ -195,6 +199,9 @@ package enum ReplayChildRecord: Equatable {
         report.eventCount = eventCount
         report.eventsCompared = eventsCompared
         report.digest = Digest(value: digest)
+        report.recordedBuild = recordedBuild
+        report.build = build
+        report.judgedAsOtherBuild = judgedAsOtherBuild
         report.tally = ScheduleTally(
             decisions: counts[0], followed: counts[1], deviations: counts[2], followedDeviations: counts[3],
             unknownJobs: tally[4].intValue)

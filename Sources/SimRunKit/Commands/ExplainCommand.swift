@@ -12,6 +12,10 @@ struct ExplainCommand: CatalogCommand {
             depend only on the trace and --runs, never on --jobs. Exit 0 when explained, 1 when the failure \
             does not reproduce even with the whole schedule kept, 64 when the recorded run did not fail.
 
+            A trace that ends in a crash is explained the same way, each re-fuzzed run recorded in a child \
+            process of its own (a run counts when it traps with the same message); --runs defaults to 20 there, \
+            as every run is a process.
+
             \(ExitStatus.helpText(for: codes))
             """)
 
@@ -24,7 +28,7 @@ struct ExplainCommand: CatalogCommand {
     @Argument(help: "The failing .simtrace file.") var trace: String
     @Option(
         parsing: .unconditional, help: "Re-fuzzed runs per decision.", transform: NumberArgument.int(1...1_000_000))
-    var runs: Int = 100
+    var runs: Int?
     @Option(
         parsing: .unconditional, help: "Worker threads, one simulation each.", transform: NumberArgument.int(1...256))
     var jobs: Int = 2
@@ -45,12 +49,14 @@ struct ExplainCommand: CatalogCommand {
                 "\(trace): at decompressed byte \(input.endOffset): expected the footer with the run's verdict (the trace is truncated after event \(input.eventCount); explaining needs the failure to measure)"
             )
         }
-        if case .crashed = footer.verdict {
+        let crashed = footer.verdict.isCrash
+        if crashed && !ChildProcess.isAvailable {
             throw CommandFailure(
                 ExitStatus.usage,
-                "\(trace): the recorded run crashed; explaining it would re-fuzz schedules that trap (not supported) — `simrun replay` reproduces it in a child process"
+                "\(trace): the recorded run crashed; explaining it runs every schedule in a child process, which only a binary built on SimRun.main provides"
             )
         }
+        let runs = self.runs ?? (crashed ? Self.crashRuns : 100)
         guard footer.verdict.isFailure else {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to explain")
         }
@@ -68,9 +74,9 @@ struct ExplainCommand: CatalogCommand {
             "each row keeps the trace's decisions up to it and re-fuzzes the rest \(runs) times (random, seeds 0..<\(runs))"
         )
         let explainer = Explainer(plan: plan, input: input, target: target, runs: runs, jobs: jobs)
-        let explanation = explainer.explain { done, total in
-            console.progress("  keeping \(done) of \(total - 1) decisions")
-        }
+        let progress = { (done: Int, total: Int) in console.progress("  keeping \(done) of \(total - 1) decisions") }
+        let explanation =
+            crashed ? try explainer.explainCrash(progress: progress) : explainer.explain(progress: progress)
         console.endProgress()
         for note in explanation.notes { console.err("note: \(note)") }
         let report = ExplanationText(explanation: explanation)
@@ -104,9 +110,12 @@ struct ExplainCommand: CatalogCommand {
         return status
     }
 
+    /// Re-fuzzed runs per decision of a crash trace when `--runs` is not given (each is a process).
+    static let crashRuns = 20
+
     /// The race, in one line: the non-fifo decision whose flip back to fifo removes the failure.
     static let crashRaceLine =
-        "The race: not looked for — the trace ends in a crash, and flipping its decisions would re-run the crash in this process."
+        "The race: not looked for — the trace ends in a crash, and naming the race re-runs the recorded schedule in this process."
 
     static func raceLine(_ races: RaceFinder.Report) -> String {
         if races.failsUnderFifo {
@@ -146,7 +155,7 @@ struct ExplainCommand: CatalogCommand {
             .object([
                 "decision": .int(Int64(row.number)), "kind": .string(row.decision.kind.name),
                 "deviation": .bool(row.decision.isDeviation),
-                "took": .optional(row.offer?.taken?.description),
+                "took": .optional((row.offer?.taken ?? row.job)?.description),
                 "overtook": .optional(row.offer?.overtaken?.description),
                 "time": .int(row.time), "failing": fraction(row.failures),
             ])

@@ -82,7 +82,8 @@ extension FuzzCommand {
         let path = parts[2]
         let header = TraceHeader(
             toolVersion: SimRunVersion.current, scenario: plan.scenario.name, variant: plan.variant, seed: seed,
-            strategy: strategy.description, options: plan.options.map { TraceOption($0.0, $0.1) })
+            strategy: strategy.description, options: plan.options.map { TraceOption($0.0, $0.1) },
+            build: BuildIdentity.current)
         let writer: TraceWriter
         do {
             writer = try TraceWriter(path: path, header: header)

@@ -74,6 +74,7 @@ struct FuzzCommand: CatalogCommand {
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
     @OptionGroup var output: OutputOptions
+    @OptionGroup var build: BuildLabelOption
     /// Set by the parent on the child an in-order campaign runs in (`FuzzCommand+Guarded.swift`).
     @Flag(help: .hidden) var guarded = false
     /// In that child: the file each run is marked in before it starts.
@@ -147,7 +148,8 @@ struct FuzzCommand: CatalogCommand {
         if console.outputStyle != .quiet {
             console.err(
                 "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                    + (strategy.campaignShape == .inOrder ? " (one thread: \(strategy.kind) learns from run to run)" : "")
+                    + (strategy.campaignShape == .inOrder
+                        ? " (one thread: \(strategy.kind) learns from run to run)" : "")
                     + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
                     + prefixNote(plan))
         }

@@ -23,6 +23,8 @@ struct RecordChildCommand: CatalogCommand {
     var from: String?
     @Option var keep: Int = 0
     @Flag(help: "Follow --tape-from's schedule by job identity (a replay on another variant).") var byIdentity = false
+    @Flag(help: "With --by-identity: read the schedule from the trace alone (it is another build's).")
+    var scheduleFromTrace = false
     @Option(help: "The plan's step estimate (no fifo probe run, which may trap).") var estimatedSteps: Int?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
@@ -41,14 +43,17 @@ struct RecordChildCommand: CatalogCommand {
             let input = try TraceInput(path: tapeFrom)
             strategyObject =
                 byIdentity
-                ? ScheduleStrategy(schedule: TraceReplayer(input: input, plan: plan).identitySchedule().schedule)
+                ? ScheduleStrategy(
+                    schedule: scheduleFromTrace
+                        ? try TraceSchedule.read(path: tapeFrom)
+                        : TraceReplayer(input: input, plan: plan).identitySchedule().schedule)
                 : ReplayStrategy(tape: input.tape)
         } else {
             strategyObject = plan.makeStrategy()
         }
         let header = TraceHeader(
             toolVersion: SimRunVersion.current, scenario: found.name, variant: plan.variant, seed: seed,
-            strategy: strategy, options: plan.options.map { TraceOption($0.0, $0.1) })
+            strategy: strategy, options: plan.options.map { TraceOption($0.0, $0.1) }, build: BuildIdentity.current)
         let writer: TraceWriter
         do {
             writer = try TraceWriter(path: out, header: header)

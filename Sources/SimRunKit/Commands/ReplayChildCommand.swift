@@ -12,13 +12,17 @@ struct ReplayChildCommand: CatalogCommand {
     @Argument var trace: String
     @Option var variant: String?
     @Option var noise: Int?
+    @Option var build: String?
+    @Flag var judgeUnknownBuild = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let record: ReplayChildRecord
         do {
             record = .report(
                 try TraceReplay.decide(
-                    ReplayRequest(trace: trace, variant: variant, noise: noise), catalog: context.catalog))
+                    ReplayRequest(
+                        trace: trace, variant: variant, noise: noise, build: build,
+                        judgeUnknownBuild: judgeUnknownBuild), catalog: context.catalog))
         } catch {
             record = .failure(code: error.code, message: error.message)
         }

@@ -17,6 +17,15 @@ struct ReplayCommand: CatalogCommand {
             was never reached. The replay runs in a child process: a model that traps is a finding. Every \
             replay prints how many decisions it followed; notes go to stderr.
 
+            On another build (the trace header records the build that made it: the executable's build id, or \
+            --build-label): the replay says so and judges this build. Identical events keep the recorded verdict; \
+            otherwise the schedule is followed by identity and the replayed verdict is printed beside the \
+            recorded one: still fails (1), passes with every non-fifo decision followed (0), or inconclusive (2, \
+            naming the decisions that could not be followed — the racing code may have moved). With --bisect the \
+            answer is a `git bisect run` code: 0 good (passes), 1 bad (still fails or crashes), 125 skip \
+            (inconclusive), 128 to stop the bisection (the trace cannot be replayed at all); a build whose id \
+            cannot be read is judged the same way.
+
             \(ExitStatus.helpText(for: codes))
             """)
 
@@ -29,11 +38,20 @@ struct ReplayCommand: CatalogCommand {
     @Argument(help: "The .simtrace file.") var trace: String
     @OptionGroup var variant: VariantOption
     @OptionGroup var output: OutputOptions
+    @OptionGroup var build: BuildLabelOption
     @Option(
         help:
             "Replay with this many noise lanes instead of the recording's (background jobs that touch nothing; the schedule is followed by identity, as on another variant)."
     )
     var noise: Int?
+    @Flag(
+        help:
+            "Answer with a `git bisect run` code: 0 good (this build passes the recorded schedule), 1 bad (still fails), 125 skip (inconclusive), 128 stop (the trace cannot be replayed)."
+    )
+    var bisect = false
+
+    /// `--bisect`'s code for "stop the bisection": above 127, which `git bisect run` reads as abort.
+    static let bisectAbort: Int32 = 128
 
     func validate() throws {
         if let noise, !(0...RunPlan.maxNoise).contains(noise) {
@@ -44,7 +62,20 @@ struct ReplayCommand: CatalogCommand {
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
         output.apply(to: console)
-        let request = ReplayRequest(trace: trace, variant: variant.variant, noise: noise)
+        let request = ReplayRequest(
+            trace: trace, variant: variant.variant, noise: noise, build: BuildIdentity.current,
+            judgeUnknownBuild: bisect)
+        do {
+            return try replay(request, context: context)
+        } catch {
+            // An error code from 1 to 127 would read as "bad" to git bisect: the bisection stops instead.
+            guard bisect else { throw error }
+            throw CommandFailure(Self.bisectAbort, error.message)
+        }
+    }
+
+    private func replay(_ request: ReplayRequest, context: CommandContext) throws(CommandFailure) -> Int32 {
+        let console = context.console
         let report: ReplayReport
         if ChildProcess.isAvailable {
             // Whatever the trace's ending says: a truncated or lying trace can trap too.
@@ -63,6 +94,19 @@ struct ReplayCommand: CatalogCommand {
         return try present(report, console: console)
     }
 
+    /// `--bisect`'s code for a replay: good (0) when this build passes, bad (1) when the recorded
+    /// failure is still there (identical events of a failing recording, a failure, a crash), skip
+    /// (125) when the replay could not decide.
+    static func bisectStatus(of report: ReplayReport) -> Int32 {
+        switch report.verdict {
+        case .pass: ExitStatus.ok
+        case .identical: report.outcome.isFailure ? ExitStatus.failure : ExitStatus.ok
+        case .fail, .crashed: ExitStatus.failure
+        case .inconclusive, .diverged: 125
+        case .damaged: bisectAbort
+        }
+    }
+
     /// The exit status of a replay verdict (README's exit table).
     static func status(of verdict: ReplayVerdict) -> Int32 {
         switch verdict {
@@ -75,7 +119,7 @@ struct ReplayCommand: CatalogCommand {
 
     /// Prints the report; its exit status.
     private func present(_ report: ReplayReport, console: Console) throws(CommandFailure) -> Int32 {
-        let status = Self.status(of: report.verdict)
+        let status = bisect ? Self.bisectStatus(of: report) : Self.status(of: report.verdict)
         if case .damaged(let message, let compared) = report.verdict {
             throw CommandFailure(status, "\(message) (\(compared) events compared before it)")
         }
@@ -83,6 +127,10 @@ struct ReplayCommand: CatalogCommand {
         console.json(document(report, status: status).text)
         let title = "\(report.scenario)/\(report.variant) seed \(report.seed)"
         let outcome = report.outcome.isFailure ? "FAIL — \(report.outcome)" : "pass"
+        if report.judgedAsOtherBuild {
+            presentOtherBuild(report, title: title, console: console)
+            return status
+        }
         if report.onOtherVariant {
             for note in report.notes { console.err("note: \(note)") }
             let lead =
@@ -132,6 +180,48 @@ struct ReplayCommand: CatalogCommand {
         return status
     }
 
+    /// A replay that judged this build: the replayed verdict beside the recorded one, which builds,
+    /// and what could not be followed.
+    private func presentOtherBuild(_ report: ReplayReport, title: String, console: Console) {
+        for note in report.notes { console.err("note: \(note)") }
+        let recorded = report.recorded.map { $0.isFailure ? "FAIL — \($0)" : "pass" } ?? "none (truncated)"
+        let onBuild =
+            "\(title): on this build: "
+            + (report.variant != report.recordedVariant ? "(schedule of \(report.recordedVariant)) " : "")
+        switch report.verdict {
+        case .fail(let outcome, _): console.verdict(onBuild + "still fails — FAIL — \(outcome) (recorded: \(recorded))")
+        case .crashed(let message, let at):
+            console.verdict(onBuild + "still fails — CRASHED at event \(at): \(message) (recorded: \(recorded))")
+        case .pass: console.verdict(onBuild + "passes with every non-fifo decision followed (recorded: \(recorded))")
+        default:
+            let replayed = report.outcome.isFailure ? "FAIL — \(report.outcome)" : "pass"
+            console.verdict(
+                onBuild + "inconclusive — replayed \(replayed) off the recorded schedule (recorded: \(recorded))")
+        }
+        console.out(
+            "recorded by build \(Self.buildName(report.recordedBuild)), replayed on build \(Self.buildName(report.build))"
+                + (report.eventsCompared > 0
+                    ? "; the events are identical (\(report.eventsCompared) events, digest \(report.digest))"
+                    : "; the schedule was followed by identity"))
+        if case .crashed = report.verdict { return }
+        console.out(report.tally.line)
+        if case .inconclusive(let reason) = report.verdict {
+            switch reason {
+            case .unfollowed(let decisions) where !decisions.isEmpty:
+                console.out(
+                    "inconclusive: these decisions could not be followed on this build — the recorded race was not tested:"
+                )
+                for decision in decisions {
+                    console.out("  decision \(decision.number) (\(decision.summary)): \(decision.why)")
+                }
+            default: console.out("inconclusive: \(Self.inconclusiveText(reason, variant: report.variant))")
+            }
+        }
+    }
+
+    /// A build as the header names it, or `unknown`.
+    static func buildName(_ build: String) -> String { build.isEmpty ? "unknown" : build }
+
     /// The `inconclusive:` line.
     static func inconclusiveText(_ reason: InconclusiveReason, variant: String) -> String {
         switch reason {
@@ -176,7 +266,24 @@ struct ReplayCommand: CatalogCommand {
                     ])))
         default: break
         }
-        if !report.onOtherVariant {
+        members += [
+            .init("recordedBuild", .string(report.recordedBuild)), .init("build", .string(report.build)),
+            .init("otherBuild", .bool(report.judgedAsOtherBuild)),
+        ]
+        if case .inconclusive(.unfollowed(let decisions)) = report.verdict {
+            members.append(
+                .init(
+                    "unfollowed",
+                    .array(
+                        decisions.map {
+                            .object([
+                                "decision": .int(Int64($0.number)), "summary": .string($0.summary),
+                                "reason": .string($0.reason), "why": .string($0.why),
+                            ])
+                        })))
+        }
+        if bisect { members.append(.init("bisect", .int(Int64(status)))) }
+        if !report.onOtherVariant && !report.judgedAsOtherBuild {
             let lines: [String]
             if case .diverged(_, let divergence) = report.verdict { lines = divergence } else { lines = [] }
             members += [

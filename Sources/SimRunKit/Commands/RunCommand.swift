@@ -48,6 +48,7 @@ struct RunCommand: CatalogCommand {
         }
     }
     @OptionGroup var output: OutputOptions
+    @OptionGroup var build: BuildLabelOption
     /// Set by the parent on the child it runs the schedule in (`GuardedRun`).
     @Flag(help: .hidden) var guarded = false
 
@@ -64,8 +65,10 @@ struct RunCommand: CatalogCommand {
             }
             return try reportCrash(plan: try crashedPlan(found, chosen), context: context)
         }
+        if checkDeterminism {
+            return try self.checkDeterminism(plan: try determinismPlan(found, chosen), console: context.console)
+        }
         let plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
-        if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
         if path == nil && result.verdict.isFailure {
@@ -125,8 +128,25 @@ struct RunCommand: CatalogCommand {
             scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1
         ).record(seed: 0, to: probe)
         // Not recorded (no usable $TMPDIR): probed here, as before.
-        guard fifo?.crashed == true else { return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise) }
+        guard fifo?.crashed == true else {
+            return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        }
         return RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
+    }
+
+    /// The plan of a determinism check, which runs nothing in this process: its step estimate is the
+    /// fifo run's, recorded in a child (1 when that run traps, as for a run whose plan trapped).
+    private func determinismPlan(_ found: Scenario, _ chosen: String) throws(CommandFailure) -> RunPlan {
+        guard ChildProcess.isAvailable else {
+            return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        }
+        let probe = DeterminismCheck.temporaryTracePath("probe")
+        defer { unlink(probe) }
+        let fifo = try IsolatedRecording(
+            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1
+        ).record(seed: 0, to: probe)
+        let steps = fifo.crashed ? 1 : Int(try TraceInput(path: probe).footer?.steps ?? 1)
+        return RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: steps, noise: noise)
     }
 
     /// The run trapped in its child: records it again in a child that checkpoints every record,

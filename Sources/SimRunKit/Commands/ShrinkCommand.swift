@@ -18,6 +18,7 @@ struct ShrinkCommand: CatalogCommand {
     @Option(name: [.short, .long], help: "Where to write the shrunk trace (default: <trace>.shrunk.simtrace).")
     var out: String?
     @OptionGroup var output: OutputOptions
+    @OptionGroup var build: BuildLabelOption
     /// Set by the parent on the child it shrinks in (`GuardedRun`).
     @Flag(help: .hidden) var guarded = false
 

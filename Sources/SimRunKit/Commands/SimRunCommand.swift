@@ -73,6 +73,11 @@ public enum SimRun {
         // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
         // ran). Not in simrun's own child processes (`_worker`, `_record`, …): their parent decides.
         if !(CommandLine.arguments.dropFirst().first?.hasPrefix("_") ?? false) { Interruption.installImmediate() }
+        // A `--build-label` names this process's build for its children too (they write trace
+        // headers): set once, here, before any thread or child exists.
+        if let label = BuildIdentity.labelArgument(in: Array(CommandLine.arguments.dropFirst())) {
+            setenv(BuildIdentity.environmentKey, label, 1)
+        }
         let code = run(
             arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios, programName: program ?? "simrun")
         exit(code)
@@ -113,25 +118,14 @@ public enum SimRun {
         var commandName = ""
         do {
             try checkCommandName(arguments)
-            var command = try SimRunCommand.parseAsRoot(FuzzCommand.normalizingCheckDeterminism(arguments))
-            if var reader = command as? any ReadsTraceTwice {
-                commandName = type(of: reader).configuration.commandName ?? ""
-                let spooled = try SpooledTrace(reader.trace)
-                let original = reader.trace
-                defer {
-                    GuardedRun.forget(original)
-                    spooled.remove()
+            let command = try SimRunCommand.parseAsRoot(FuzzCommand.normalizingCheckDeterminism(arguments))
+            if let labelled = command as? any LabelsBuild, let label = labelled.build.buildLabel {
+                // In this process (its children have it from the environment `main` set).
+                return try BuildIdentity.$label.withValue(label) {
+                    try execute(command, context: context, commandName: &commandName)
                 }
-                GuardedRun.replace(original, with: spooled.path)
-                reader.trace = spooled.path
-                return try reader.execute(context)
             }
-            if let catalogCommand = command as? any CatalogCommand {
-                commandName = type(of: catalogCommand).configuration.commandName ?? ""
-                return try catalogCommand.execute(context)
-            }
-            try command.run()
-            return ExitStatus.ok
+            return try execute(command, context: context, commandName: &commandName)
         } catch let failure as CommandFailure {
             console.err("\(programName): \(failure.message)")
             // With --json, a failure is still one document on stdout: scripts read the code there.
@@ -165,6 +159,31 @@ public enum SimRun {
     }
 
     /// The visible subcommands' names.
+    /// Runs a parsed command; `commandName` is set as soon as it is known (for `--json` errors).
+    private static func execute(_ parsed: any ParsableCommand, context: CommandContext, commandName: inout String)
+        throws -> Int32
+    {
+        var command = parsed
+        if var reader = command as? any ReadsTraceTwice {
+            commandName = type(of: reader).configuration.commandName ?? ""
+            let spooled = try SpooledTrace(reader.trace)
+            let original = reader.trace
+            defer {
+                GuardedRun.forget(original)
+                spooled.remove()
+            }
+            GuardedRun.replace(original, with: spooled.path)
+            reader.trace = spooled.path
+            return try reader.execute(context)
+        }
+        if let catalogCommand = command as? any CatalogCommand {
+            commandName = type(of: catalogCommand).configuration.commandName ?? ""
+            return try catalogCommand.execute(context)
+        }
+        try command.run()
+        return ExitStatus.ok
+    }
+
     static var commandNames: [String] {
         SimRunCommand.configuration.subcommands.compactMap { command in
             command.configuration.shouldDisplay ? command.configuration.commandName : nil

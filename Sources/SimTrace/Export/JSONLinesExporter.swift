@@ -6,8 +6,9 @@ import SimCore
 /// Every line has `"type"`; strings are written out (no symbol numbers); lines come in trace order.
 ///
 /// - `schema`: `{"type":"schema","schema":"simrun.jsonl/1","doc":"…"}` — always the first line.
-/// - `header`: `formatVersion`, `toolVersion`, `scenario`, `variant`, `seed`, `strategy`, and
-///   `options` as `[[key, value], …]` (strings, in recorded order).
+/// - `header`: `formatVersion`, `toolVersion`, `scenario`, `variant`, `seed`, `strategy`,
+///   `options` as `[[key, value], …]` (strings, in recorded order), and `build` (the recording
+///   program's build id or label; empty when unknown).
 /// - `event`: `seq` (1-based), `time` (virtual ns), `lane`, `kind`, `subject`, `fields` as
 ///   `[[key, value], …]` in recorded order (value: number, boolean or string), `cause` (a `seq`, 0 = none).
 /// - `decision`: `index` (1-based, as `show` numbers them), `kind` (`pick`, `choose`, `buggify`,
@@ -44,6 +45,7 @@ public struct JSONLinesExporter {
                 ("toolVersion", JSONText.quoted(header.toolVersion)), ("scenario", JSONText.quoted(header.scenario)),
                 ("variant", JSONText.quoted(header.variant)), ("seed", String(header.seed)),
                 ("strategy", JSONText.quoted(header.strategy)), ("options", "[" + options.joined(separator: ",") + "]"),
+                ("build", JSONText.quoted(header.build)),
             ]))
         var decisions = 0
         var sawFooter = false

@@ -106,7 +106,8 @@ final class PerfettoState {
         var other: [(String, String)] = [
             ("scenario", JSONText.quoted(header.scenario)), ("variant", JSONText.quoted(header.variant)),
             ("seed", JSONText.quoted(String(header.seed))), ("strategy", JSONText.quoted(header.strategy)),
-            ("toolVersion", JSONText.quoted(header.toolVersion)), ("events", String(reader.eventCount)),
+            ("toolVersion", JSONText.quoted(header.toolVersion)), ("build", JSONText.quoted(header.build)),
+            ("events", String(reader.eventCount)),
             ("decisions", String(reader.decisionCount)), ("flows", String(flows)),
             ("flowsOmitted", String(flowsOmitted)),
         ]

@@ -1,5 +1,6 @@
 /// The header's byte layout: magic, format version (4 bytes LE), then the fields in declaration
-/// order (strings length-prefixed, seed 8 bytes LE, options as a count and key/value pairs).
+/// order (strings length-prefixed, seed 8 bytes LE, options as a count and key/value pairs), and
+/// from format 2 on the build string last.
 extension TraceHeader {
     func encode(into out: RecordBuffer) {
         out.reserve(64)
@@ -17,6 +18,7 @@ extension TraceHeader {
             out.string(option.key)
             out.string(option.value)
         }
+        if formatVersion >= 2 { out.string(build) }
     }
 
     /// Decodes a header frame; the magic and version were checked by the caller.
@@ -39,6 +41,7 @@ extension TraceHeader {
             let value = try cursor.string("an option value")
             options.append(TraceOption(key, value))
         }
+        let build = version >= 2 ? try cursor.string("the build") : ""
         guard cursor.isAtEnd else {
             throw DecodeFailure(
                 position: cursor.position, expected: "the end of the header frame",
@@ -46,6 +49,6 @@ extension TraceHeader {
         }
         return TraceHeader(
             formatVersion: version, toolVersion: tool, scenario: scenario, variant: variant, seed: seed,
-            strategy: strategy, options: options)
+            strategy: strategy, options: options, build: build)
     }
 }

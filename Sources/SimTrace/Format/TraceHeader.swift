@@ -2,10 +2,10 @@
 ///
 /// Written as the trace's first zstd frame, after the magic bytes `SIMTRACE` and the format version.
 /// It holds nothing host-specific (no time stamps, host names or pids) so that the same run writes
-/// the same decompressed bytes.
+/// the same decompressed bytes. Format 2 added ``build``; format 1 traces read with an empty one.
 public struct TraceHeader: Sendable, Hashable {
     /// The format this build writes and the newest it reads.
-    public static let currentFormatVersion: UInt32 = 1
+    public static let currentFormatVersion: UInt32 = 2
     /// The first eight decompressed bytes of every trace.
     public static let magic: [UInt8] = Array("SIMTRACE".utf8)
 
@@ -23,11 +23,16 @@ public struct TraceHeader: Sendable, Hashable {
     public var strategy: String
     /// Further options of the run, in the order given.
     public var options: [TraceOption]
+    /// The build of the program that recorded the trace: its executable's build id
+    /// (`build-id:…` on ELF, `uuid:…` on Mach-O) or the label the user gave it (`--build-label`).
+    /// Empty when unknown (format 1 traces, a program whose build id cannot be read). A replay on
+    /// another build follows the schedule by identity and judges that build.
+    public var build: String
 
     /// A header for a new trace (format version defaults to the current one).
     public init(
         formatVersion: UInt32 = TraceHeader.currentFormatVersion, toolVersion: String, scenario: String,
-        variant: String, seed: UInt64, strategy: String, options: [TraceOption] = []
+        variant: String, seed: UInt64, strategy: String, options: [TraceOption] = [], build: String = ""
     ) {
         self.formatVersion = formatVersion
         self.toolVersion = toolVersion
@@ -36,5 +41,6 @@ public struct TraceHeader: Sendable, Hashable {
         self.seed = seed
         self.strategy = strategy
         self.options = options
+        self.build = build
     }
 }
