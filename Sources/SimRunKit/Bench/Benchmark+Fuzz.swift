@@ -24,7 +24,7 @@ extension Benchmark {
         func rate(jobs: Int) throws(CommandFailure) -> Double {
             let config = Fuzzer.Configuration(seeds: seeds, jobs: jobs, keepGoing: true)
             guard inProcesses else { return Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond }
-            let outcome = try FuzzSupervisor(plan: plan, strategy: spec.description, configuration: config)
+            let outcome = try FuzzSupervisor(plan: plan, configuration: config)
                 .runCampaign { _, _, _, _ in }
             guard outcome.report.schedules == seeds.count else {
                 throw CommandFailure(
