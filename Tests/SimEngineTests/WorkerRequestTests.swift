@@ -44,12 +44,12 @@ import Testing
         let text = Self.full.text
         let withoutNoise = text.replacingOccurrences(of: ",\"noise\":3", with: "")
         #expect(withoutNoise != text)
-        #expect(throws: CommandFailure.self) { try WorkerRequest(decoding: withoutNoise) }
+        #expect(throws: SimEngineError.self) { try WorkerRequest(decoding: withoutNoise) }
         do {
             _ = try WorkerRequest(decoding: withoutNoise)
         } catch {
             #expect(error.message == "worker request: no 'noise'")
-            #expect(error.code == ExitStatus.usage)
+            #expect(error.kind == .usage)
         }
         let future = text.replacingOccurrences(of: "\"version\":1", with: "\"version\":2")
         do {
@@ -58,8 +58,8 @@ import Testing
         } catch {
             #expect(error.message == "worker request version 2; this simrun reads version 1")
         }
-        #expect(throws: CommandFailure.self) { try WorkerRequest(decoding: "worker 1") }
-        #expect(throws: CommandFailure.self) { try WorkerRequest(decoding: "") }
+        #expect(throws: SimEngineError.self) { try WorkerRequest(decoding: "worker 1") }
+        #expect(throws: SimEngineError.self) { try WorkerRequest(decoding: "") }
     }
 
     @Test func theWorkerRebuildsTheParentsPlan() throws {

@@ -1,4 +1,4 @@
-import SimEngine
+@testable import SimRunKit
 import Testing
 
 /// Progress fit for logs: off a terminal nothing by default, a line per interval with --progress;

@@ -69,7 +69,7 @@ public struct FindingCampaign: Sendable {
     /// Runs the campaign and then handles every finding, telling `observer` as it goes. Throws only
     /// when the campaign itself cannot run (no worker can start, the board cannot be made); a finding
     /// that cannot be saved, shrunk or re-checked says so in its ``SavedFinding/problem``.
-    public func run(observer: some FindingCampaignObserver = SilentCampaignObserver()) throws(CommandFailure)
+    public func run(observer: some FindingCampaignObserver = SilentCampaignObserver()) throws(SimEngineError)
         -> Result
     {
         let outcome = try runSchedules(observer: observer)
@@ -95,7 +95,7 @@ public struct FindingCampaign: Sendable {
     }
 
     /// The schedules alone: the outcome before any finding is saved.
-    private func runSchedules(observer: some FindingCampaignObserver) throws(CommandFailure) -> CampaignOutcome {
+    private func runSchedules(observer: some FindingCampaignObserver) throws(SimEngineError) -> CampaignOutcome {
         let progress: @Sendable (Int, Int, Int, Double) -> Void = { runs, failures, distinct, seconds in
             observer.progress(
                 CampaignProgress(schedules: runs, failures: failures, distinct: distinct, seconds: seconds))
@@ -125,7 +125,7 @@ public struct FindingCampaign: Sendable {
         var entries: [SavedFinding] = []
         if outcome.nondeterministic.contains(finding.seed), let workerDigest = outcome.workerDigests[finding.seed] {
             var entry = SavedFinding(kind: .nondeterministic, seed: finding.seed, found: finding)
-            do throws(CommandFailure) {
+            do throws(SimEngineError) {
                 let evidence = try NondeterminismEvidence.gather(
                     seed: finding.seed, firstDigest: workerDigest, recording: isolatedRecording(),
                     directory: options.directory,
@@ -149,11 +149,11 @@ public struct FindingCampaign: Sendable {
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, seed: finding.seed)
         // Saved as found first, then shrunk (by a child when there are children: a candidate may trap).
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (found, path) = try store.save(
                 to: wanted(oracle: finding.signature.oracle, suffix: suffix), identity: identity
-            ) { (target: String) throws(CommandFailure) -> RunResult in
+            ) { (target: String) throws(SimEngineError) -> RunResult in
                 try Recorder.record(
                     plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategyName, to: target,
                     options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
@@ -169,7 +169,7 @@ public struct FindingCampaign: Sendable {
         guard let path = entry.path else { return entry }
         // The trace is saved: whatever fails after this (shrinking, the re-check) is said, and the
         // trace is still the finding.
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             if options.shrink && !Interruption.isRequested {
                 if let footer = try shrink(path, into: &entry) {
                     entry.verdict = footer.verdict
@@ -185,7 +185,7 @@ public struct FindingCampaign: Sendable {
     }
 
     /// Shrinks the saved trace in place; the shrunk trace's footer (nil: left as found).
-    private func shrink(_ path: String, into entry: inout SavedFinding) throws(CommandFailure) -> TraceFooter? {
+    private func shrink(_ path: String, into entry: inout SavedFinding) throws(SimEngineError) -> TraceFooter? {
         guard usesChildren else {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else { return nil }
@@ -214,7 +214,7 @@ public struct FindingCampaign: Sendable {
     }
 
     /// Replays the saved trace once more (in a new process when there are children) and compares.
-    private func checkReplay(of path: String) throws(CommandFailure) -> SavedFinding.ReplayCheck {
+    private func checkReplay(of path: String) throws(SimEngineError) -> SavedFinding.ReplayCheck {
         if usesChildren {
             let check = try DeterminismCheck.replayInChild(trace: path)
             return check.divergence.map { .differed($0, inNewProcess: true) } ?? .identical
@@ -239,11 +239,11 @@ public struct FindingCampaign: Sendable {
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, seed: crash.seed)
         let recording = isolatedRecording()
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (recorded, path) = try store.save(
                 to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity
-            ) { (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
+            ) { (target: String) throws(SimEngineError) -> IsolatedRecording.Outcome in
                 try recording.record(seed: crash.seed, to: target)
             }
             entry.path = path
@@ -255,7 +255,7 @@ public struct FindingCampaign: Sendable {
             return entry
         }
         guard let path = entry.path, var recorded = entry.recording else { return entry }
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk.
             if options.shrink, !Interruption.isRequested, recorded.crashed, usesChildren {
                 let input = try TraceInput(path: path)
@@ -391,7 +391,7 @@ public struct SavedFinding: Sendable {
     /// What replaying the saved trace gave; nil when not checked (see ``problem``).
     public var replay: ReplayCheck?
     /// What went wrong handling the finding (with ``path`` set, after the trace was saved).
-    public var problem: CommandFailure?
+    public var problem: SimEngineError?
     /// For a crash: what recording it again in a child left (crashed again, or ran to a verdict).
     package var recording: IsolatedRecording.Outcome?
     /// For nondeterminism: the digest the worker saw and the recordings made here.

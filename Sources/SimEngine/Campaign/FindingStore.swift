@@ -41,16 +41,16 @@ package struct FindingStore {
     /// write failure, to the same file name in `$TMPDIR/simrun-findings-XXXXXX`. Returns the result
     /// and where the trace is.
     package func save<Saved>(
-        to path: String, identity: Identity? = nil, _ record: (String) throws(CommandFailure) -> Saved
-    ) throws(CommandFailure) -> (result: Saved, path: String) {
+        to path: String, identity: Identity? = nil, _ record: (String) throws(SimEngineError) -> Saved
+    ) throws(SimEngineError) -> (result: Saved, path: String) {
         var claim: Claim?
         defer { claim?.release() }
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             try ensureDirectory(OutputPath.directory(of: path))
             claim = identity.map { Self.claim(path, for: $0) }
             let target = claim?.path ?? path
             return (try record(target), target)
-        } catch  where error.code == ExitStatus.cannotWrite {
+        } catch  where error.kind == .cannotWrite {
             let name = path.split(separator: "/").last.map(String.init) ?? "finding.simtrace"
             let fallback = try makeScratchDirectory(prefix: "simrun-findings") + "/" + name
             let result = try record(fallback)

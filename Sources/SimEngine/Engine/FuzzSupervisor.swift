@@ -16,7 +16,7 @@ package struct FuzzSupervisor: CampaignExecutor {
         self.configuration = configuration
     }
 
-    package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(CommandFailure)
+    package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
         -> CampaignOutcome
     {
         let goals = plan.goals()
@@ -25,7 +25,7 @@ package struct FuzzSupervisor: CampaignExecutor {
         let start = ContinuousClock.now
         let pool = WorkerPool(
             board: board, space: configuration.space, keepGoing: configuration.keepGoing,
-            spawn: { [self] worker, resume, board throws(CommandFailure) in
+            spawn: { [self] worker, resume, board throws(SimEngineError) in
                 try spawnWorker(worker, resume: resume, board: board, deadline: configuration.deadline(from: start))
             })
         try pool.start()
@@ -49,7 +49,7 @@ package struct FuzzSupervisor: CampaignExecutor {
     /// on stdin.
     private func spawnWorker(
         _ w: Int, resume: Range<UInt64>?, board: WorkerBoard, deadline: ContinuousClock.Instant?
-    ) throws(CommandFailure) -> ChildProcess {
+    ) throws(SimEngineError) -> ChildProcess {
         let request = WorkerRequest(
             plan: plan, worker: w, workers: configuration.jobs, goals: board.goals, space: configuration.space,
             keepGoing: configuration.keepGoing, milliseconds: deadline.map { Self.milliseconds(until: $0) },

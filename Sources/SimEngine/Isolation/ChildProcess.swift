@@ -124,19 +124,18 @@ package struct ChildProcess {
     static func spawn(
         _ arguments: [String], inherit: [(child: Int32, parent: Int32)] = [], input: [UInt8]? = nil,
         executable other: String? = nil
-    ) throws(CommandFailure) -> ChildProcess {
+    ) throws(SimEngineError) -> ChildProcess {
         precondition((input?.count ?? 0) <= maxInput, "a child's stdin is at most \(maxInput) bytes")
         let executable = other ?? Self.executable
         guard isSelfExecutable.load(ordering: .relaxed) || other != nil else {
-            throw CommandFailure(
-                ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
+            throw SimEngineError(
+                .usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         var inPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, input == nil || pipe(&inPipe) == 0 else {
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "cannot create a pipe for a child process: \(Errno(rawValue: errno))")
+            throw SimEngineError(.cannotWrite, "cannot create a pipe for a child process: \(Errno(rawValue: errno))")
         }
         // Only the dup2'd copies reach the child; other children must not hold these ends open.
         for fd in outPipe + errPipe + inPipe where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -187,8 +186,7 @@ package struct ChildProcess {
         guard status == 0 else {
             close(outPipe[0])
             close(errPipe[0])
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
+            throw SimEngineError(.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
     }
@@ -197,7 +195,7 @@ package struct ChildProcess {
     /// collecting its output; kills it after `timeoutSeconds`. No task and no other thread: safe
     /// from any caller, including one on the cooperative pool.
     package static func collect(_ arguments: [String], executable: String, timeoutSeconds: Double)
-        throws(CommandFailure)
+        throws(SimEngineError)
         -> Output
     {
         var child = try spawn(arguments, executable: executable)

@@ -53,7 +53,7 @@ package struct IsolatedRecording {
     /// another variant or under other noise follows it), not decision by decision.
     package func record(
         seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, to path: String, timeoutSeconds: Double = 300
-    ) throws(CommandFailure) -> Outcome {
+    ) throws(SimEngineError) -> Outcome {
         var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
@@ -67,12 +67,12 @@ package struct IsolatedRecording {
     /// `path` through a checkpointing sink; seals the partial file when the child dies.
     package static func record(
         _ arguments: [String], executable: String? = nil, to path: String, timeoutSeconds: Double = 300
-    ) throws(CommandFailure) -> Outcome {
+    ) throws(SimEngineError) -> Outcome {
         let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: timeoutSeconds)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else {
-                throw CommandFailure(ExitStatus.badTrace, "\(path): the recording child left a trace without footer")
+                throw SimEngineError(.badTrace, "\(path): the recording child left a trace without footer")
             }
             return Outcome(
                 path: path, verdict: footer.verdict, eventCount: footer.eventCount, digest: footer.digest,
@@ -82,16 +82,16 @@ package struct IsolatedRecording {
             if case .partial(let path) = record { return path } else { return nil }
         }.first
         guard let partial else {
-            let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
-            // The child's own "cannot write" or "bad trace" stays that: an I/O error is never "bug found".
-            var code = ExitStatus.failure
-            if case .exited(let status) = output.termination,
-                [ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite].contains(
-                    status)
-            {
-                code = status
-            }
-            throw CommandFailure(code, "the recording child process failed before running: \(why)")
+            // The child's own "cannot write" or "bad trace" stays that (its failure record says which):
+            // an I/O error is never "bug found".
+            let failure = ChildRecord.records(in: output.stdout).lazy.compactMap {
+                record -> (SimEngineError.Kind, String)? in
+                if case .failure(let kind, let message) = record { return (kind, message) } else { return nil }
+            }.first
+            let why =
+                failure?.1 ?? output.stderr.split(separator: "\n").first.map(String.init)
+                ?? output.termination.description
+            throw SimEngineError(failure?.0 ?? .failed, "the recording child process failed before running: \(why)")
         }
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"
         do {

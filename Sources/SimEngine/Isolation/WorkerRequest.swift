@@ -94,7 +94,7 @@ package struct WorkerRequest: Sendable, Equatable {
     }
 
     /// Decodes a request written by `text`: every member required, the version this one's.
-    package init(decoding text: String) throws(CommandFailure) {
+    package init(decoding text: String) throws(SimEngineError) {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: text)
@@ -115,7 +115,7 @@ package struct WorkerRequest: Sendable, Equatable {
             throw .usage(
                 "worker request: space \(lower)..<\(upper) shard \(shardIndex) of \(shardCount) is not a seed space")
         }
-        let resume = try fields.optional("resume") { (member) throws(CommandFailure) -> Range<UInt64> in
+        let resume = try fields.optional("resume") { (member) throws(SimEngineError) -> Range<UInt64> in
             let bounds = Fields(value: member)
             let from = try bounds.unsigned("from")
             let to = try bounds.unsigned("to")
@@ -130,15 +130,15 @@ package struct WorkerRequest: Sendable, Equatable {
             space: SeedSpace(
                 seeds: lower..<upper, shardIndex: shardIndex, shardCount: shardCount,
                 bounded: try space.bool("bounded")),
-            estimatedSteps: try fields.optional("estimatedSteps") { (member) throws(CommandFailure) -> Int in
+            estimatedSteps: try fields.optional("estimatedSteps") { (member) throws(SimEngineError) -> Int in
                 try Fields.int(member, "estimatedSteps")
             },
             keepGoing: try fields.bool("keepGoing"),
-            milliseconds: try fields.optional("milliseconds") { (member) throws(CommandFailure) -> Int64 in
+            milliseconds: try fields.optional("milliseconds") { (member) throws(SimEngineError) -> Int64 in
                 Int64(try Fields.int(member, "milliseconds"))
             },
             resume: resume,
-            from: try fields.optional("from") { (member) throws(CommandFailure) -> String in
+            from: try fields.optional("from") { (member) throws(SimEngineError) -> String in
                 guard let text = member.stringValue else { throw .usage("worker request: from is not a string") }
                 return text
             },
@@ -149,7 +149,7 @@ package struct WorkerRequest: Sendable, Equatable {
     }
 
     /// The plan this worker runs: the campaign's, rebuilt from the request.
-    package func plan(in catalog: ScenarioCatalog) throws(CommandFailure) -> RunPlan {
+    package func plan(in catalog: ScenarioCatalog) throws(SimEngineError) -> RunPlan {
         let found = try catalog.scenario(named: scenario)
         let chosen = try catalog.variant(variant, of: found)
         guard let spec = StrategySpec(parsing: strategy) else {
@@ -166,10 +166,11 @@ package struct WorkerRequest: Sendable, Equatable {
     }
 
     /// Runs this worker: maps the board on `WorkerBoard.childDescriptor` and runs seeds on it until
-    /// the campaign is over for it. Failures that find no free board slot are printed on `console`.
-    package func run(catalog: ScenarioCatalog, console: Console) throws(CommandFailure) {
+    /// the campaign is over for it. Failures that find no free board slot go to `overflow` (a line
+    /// each, which the parent reads on the worker's stdout).
+    package func run(catalog: ScenarioCatalog, overflow: @escaping @Sendable (String) -> Void) throws(SimEngineError) {
         let board = try WorkerBoard.attach(
-            descriptor: WorkerBoard.childDescriptor, workers: workers, goals: goals, overflow: { console.out($0) })
+            descriptor: WorkerBoard.childDescriptor, workers: workers, goals: goals, overflow: overflow)
         let plan = try plan(in: catalog)
         let deadline = milliseconds.map { ContinuousClock.now + .milliseconds($0) }
         // Stop when the parent is gone (a SIGKILL of `simrun fuzz` leaves no orphan running seeds).
@@ -181,7 +182,7 @@ package struct WorkerRequest: Sendable, Equatable {
     }
 
     /// Reads a request from `descriptor` (the worker's stdin) to its end; at most 1 MiB.
-    package static func read(from descriptor: Int32) throws(CommandFailure) -> WorkerRequest {
+    package static func read(from descriptor: Int32) throws(SimEngineError) -> WorkerRequest {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -203,38 +204,38 @@ package struct WorkerRequest: Sendable, Equatable {
 private struct Fields {
     let value: JSONValue
 
-    func member(_ key: String) throws(CommandFailure) -> JSONValue {
+    func member(_ key: String) throws(SimEngineError) -> JSONValue {
         guard let member = value[key] else { throw .usage("worker request: no '\(key)'") }
         return member
     }
 
     /// `read` of the member, or nil when it is `null` (it must still be present).
-    func optional<T>(_ key: String, _ read: (JSONValue) throws(CommandFailure) -> T) throws(CommandFailure) -> T? {
+    func optional<T>(_ key: String, _ read: (JSONValue) throws(SimEngineError) -> T) throws(SimEngineError) -> T? {
         let found = try member(key)
         if case .null = found { return nil }
         return try read(found)
     }
 
-    static func int(_ value: JSONValue, _ key: String) throws(CommandFailure) -> Int {
+    static func int(_ value: JSONValue, _ key: String) throws(SimEngineError) -> Int {
         guard let number = value.intValue else { throw .usage("worker request: '\(key)' is not an integer") }
         return number
     }
 
-    func int(_ key: String) throws(CommandFailure) -> Int { try Self.int(try member(key), key) }
+    func int(_ key: String) throws(SimEngineError) -> Int { try Self.int(try member(key), key) }
 
-    func unsigned(_ key: String) throws(CommandFailure) -> UInt64 {
+    func unsigned(_ key: String) throws(SimEngineError) -> UInt64 {
         guard let number = try member(key).unsignedValue else {
             throw .usage("worker request: '\(key)' is not an unsigned integer")
         }
         return number
     }
 
-    func string(_ key: String) throws(CommandFailure) -> String {
+    func string(_ key: String) throws(SimEngineError) -> String {
         guard let text = try member(key).stringValue else { throw .usage("worker request: '\(key)' is not a string") }
         return text
     }
 
-    func bool(_ key: String) throws(CommandFailure) -> Bool {
+    func bool(_ key: String) throws(SimEngineError) -> Bool {
         guard let flag = try member(key).boolValue else { throw .usage("worker request: '\(key)' is not a boolean") }
         return flag
     }

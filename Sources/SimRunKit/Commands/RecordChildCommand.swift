@@ -26,6 +26,16 @@ struct RecordChildCommand: CatalogCommand {
     @Option(help: "The plan's step estimate (no fifo probe run, which may trap).") var estimatedSteps: Int?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        do {
+            return try record(context)
+        } catch {
+            // The parent reads what kind of failure it was from this record, not from the exit code.
+            context.console.out(ChildRecord.failure(kind: error.kind, message: error.message).text)
+            throw error
+        }
+    }
+
+    private func record(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
         guard let spec = StrategySpec(parsing: strategy) else {
             throw CommandFailure(ExitStatus.usage, "_record: unknown strategy '\(strategy)'")

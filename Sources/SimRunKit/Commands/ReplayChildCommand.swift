@@ -20,7 +20,7 @@ struct ReplayChildCommand: CatalogCommand {
                 try TraceReplay.decide(
                     ReplayRequest(trace: trace, variant: variant, noise: noise), catalog: context.catalog))
         } catch {
-            record = .failure(code: error.code, message: error.message)
+            record = .failure(kind: error.kind, message: error.message)
         }
         context.console.out(record.text)
         return ExitStatus.ok

@@ -13,7 +13,8 @@ struct WorkerChildCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // The campaign logic is SimEngine's (`WorkerRequest.run` drives `CampaignWorker`).
-        try WorkerRequest.read(from: 0).run(catalog: context.catalog, console: context.console)
+        let console = context.console
+        try WorkerRequest.read(from: 0).run(catalog: context.catalog, overflow: { console.out($0) })
         return ExitStatus.ok
     }
 }
