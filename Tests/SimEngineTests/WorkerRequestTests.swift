@@ -94,3 +94,35 @@ import Testing
 
     enum Expectation: Error { case notAnObject }
 }
+
+/// The one value a recording child is told (`RecordRequest`): every stored property crosses.
+@Suite struct RecordRequestTests {
+    static let full = RecordRequest(
+        scenario: "lost-input-navigation", variant: "fixed", strategy: "pct:depth=4", seed: 99, out: "/tmp/o.simtrace",
+        tapeFrom: "/tmp/t.simtrace", byIdentity: true, noise: 2, from: "/tmp/f.simtrace", keep: 3, estimatedSteps: 12)
+    static let minimal = RecordRequest(scenario: "", variant: "", strategy: "", seed: 0, out: "")
+
+    @Test func everyStoredPropertyIsSetByTheFixtureAndSurvivesTheRoundTrip() throws {
+        let fullChildren = Array(Mirror(reflecting: Self.full).children)
+        let minimalChildren = Array(Mirror(reflecting: Self.minimal).children)
+        #expect(fullChildren.count == minimalChildren.count)
+        for (set, unset) in zip(fullChildren, minimalChildren) {
+            #expect(
+                String(describing: set.value) != String(describing: unset.value),
+                "the fixture leaves \(set.label ?? "?") at its minimal value: set it, so the round trip tests it")
+        }
+        #expect(try RecordRequest(decoding: Self.full.text) == Self.full)
+        #expect(try RecordRequest(decoding: Self.minimal.text) == Self.minimal)
+        guard case .object(let list) = try JSONValue(parsing: Self.full.text) else {
+            throw WorkerRequestTests.Expectation.notAnObject
+        }
+        #expect(list.count == fullChildren.count + 1)
+        let withoutSeed = Self.full.text.replacingOccurrences(of: "\"seed\":99,", with: "")
+        do {
+            _ = try RecordRequest(decoding: withoutSeed)
+            Issue.record("a request without its seed was read")
+        } catch {
+            #expect(error.message == "record request: no 'seed'")
+        }
+    }
+}

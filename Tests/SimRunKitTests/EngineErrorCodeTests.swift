@@ -1,8 +1,10 @@
 import Foundation
-import SimEngine
 import SimRunKit
 import SimTestSupport
+import SimTrace
 import Testing
+
+@testable import SimEngine
 
 /// The engine throws kinds (`SimEngineError`); the command line alone gives each its exit code.
 @Suite struct EngineErrorCodeTests {
@@ -24,13 +26,24 @@ import Testing
         // An unknown scenario in the `_record` child: the parent reads the child's failure record.
         let directory = try makeTemporaryDirectory("engine-error-kind")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try SimrunProcess.run(
-            [
-                "_record", "no-such-scenario", "--strategy", "fifo", "--seed", "0", "--out",
-                directory.path + "/t.simtrace",
-            ],
-            in: directory)
-        #expect(output.status == SimRunKit.ExitStatus.usage)
-        #expect(output.stdout.contains("\"failure\":{\"kind\":\"usage\""), "stdout: \(output.stdout)")
+        let recording = IsolatedRecording(
+            scenario: "no-such-scenario", variant: "v", strategy: "fifo",
+            executable: SimrunProcess.executable.path)
+        do {
+            _ = try recording.record(seed: 0, to: directory.path + "/t.simtrace")
+            Issue.record("an unknown scenario was recorded")
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.message.contains("no-such-scenario"), "\(error.message)")
+        }
+        // And a known one records through the same request.
+        let known = IsolatedRecording(
+            scenario: "lost-input-navigation", variant: "buggy", strategy: "pct", noise: 1,
+            executable: SimrunProcess.executable.path)
+        let outcome = try known.record(seed: 4, to: directory.path + "/k.simtrace")
+        #expect(!outcome.crashed)
+        let header = try TraceInput(path: outcome.path).header
+        #expect(header.seed == 4 && header.strategy == "pct" && header.variant == "buggy")
+        #expect(try TraceInput.noise(of: header, path: outcome.path) == 1)
     }
 }

@@ -20,15 +20,18 @@ extension ChildProcess {
     /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
     /// `executable` names another binary built on `SimRun.main` to run instead of this one (a test
     /// process, which is not simrun, replays through the package's own executable).
-    package static func run(_ arguments: [String], executable: String? = nil, timeoutSeconds: Double = 300)
-        throws(SimEngineError) -> Output
-    {
+    /// `input` is the child's whole stdin (a typed request; at most `ChildProcess.maxInput` bytes).
+    package static func run(
+        _ arguments: [String], input: [UInt8] = [], executable: String? = nil, timeoutSeconds: Double = 300
+    ) throws(SimEngineError) -> Output {
         // A foreign caller (a test process) may be on the cooperative pool, where waiting for an
         // async subprocess could starve it: it collects the child synchronously instead.
-        if let executable { return try collect(arguments, executable: executable, timeoutSeconds: timeoutSeconds) }
+        if let executable {
+            return try collect(arguments, input: input, executable: executable, timeoutSeconds: timeoutSeconds)
+        }
         let result = try complete(
-            arguments, executable: executable, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
-            timeoutSeconds: timeoutSeconds)
+            arguments, executable: executable, input: input, output: .string(limit: outputLimit),
+            error: .string(limit: outputLimit), timeoutSeconds: timeoutSeconds)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
     }
 
@@ -80,7 +83,8 @@ extension ChildProcess {
     private static let outputLimit = 16 << 20
 
     private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
-        _ arguments: [String], executable other: String?, output: Out, error: Err, timeoutSeconds: Double,
+        _ arguments: [String], executable other: String?, input: [UInt8] = [], output: Out, error: Err,
+        timeoutSeconds: Double,
         forwardingInterruption: Bool = false
     ) throws(SimEngineError) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
     where Out.OutputType: Sendable, Err.OutputType: Sendable {
@@ -107,7 +111,7 @@ extension ChildProcess {
                 group in
                 group.addTask {
                     let result = try await Subprocess.run(
-                        configuration, input: .none, output: output, error: error,
+                        configuration, input: .array(input), output: output, error: error,
                         body: { execution in started.set(execution.processIdentifier.value) })
                     return (result.terminationStatus, result.standardOutput, result.standardError)
                 }

@@ -194,11 +194,10 @@ package struct ChildProcess {
     /// Runs `<executable> <arguments>` to the end on this thread (spawn, poll both pipes, wait),
     /// collecting its output; kills it after `timeoutSeconds`. No task and no other thread: safe
     /// from any caller, including one on the cooperative pool.
-    package static func collect(_ arguments: [String], executable: String, timeoutSeconds: Double)
-        throws(SimEngineError)
-        -> Output
-    {
-        var child = try spawn(arguments, executable: executable)
+    package static func collect(
+        _ arguments: [String], input: [UInt8] = [], executable: String, timeoutSeconds: Double
+    ) throws(SimEngineError) -> Output {
+        var child = try spawn(arguments, input: input.isEmpty ? nil : input, executable: executable)
         var out: [UInt8] = []
         var err: [UInt8] = []
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))

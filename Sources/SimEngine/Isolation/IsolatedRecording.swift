@@ -54,21 +54,25 @@ package struct IsolatedRecording {
     package func record(
         seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, to path: String, timeoutSeconds: Double = 300
     ) throws(SimEngineError) -> Outcome {
-        var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
-        arguments += ["--out", path]
-        if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
-        if noise > 0 { arguments += ["--noise", String(noise)] }
-        if let prefix { arguments += ["--from", prefix.source, "--keep", String(prefix.keep)] }
-        if let estimatedSteps { arguments += ["--estimated-steps", String(estimatedSteps)] }
-        return try Self.record(arguments, executable: executable, to: path, timeoutSeconds: timeoutSeconds)
+        let request = RecordRequest(
+            scenario: scenario, variant: variant, strategy: strategy, seed: seed, out: path, tapeFrom: tapeFrom,
+            byIdentity: byIdentity, noise: noise, from: prefix?.source, keep: prefix?.keep ?? 0,
+            estimatedSteps: estimatedSteps)
+        // The request goes on the child's stdin, one typed value (never argv to parse back).
+        return try Self.record(
+            ["_record"], input: Array(request.text.utf8), executable: executable, to: path,
+            timeoutSeconds: timeoutSeconds)
     }
 
-    /// Runs `simrun <arguments>`, a child that prints `partial <file>` and then records one run into
-    /// `path` through a checkpointing sink; seals the partial file when the child dies.
+    /// Runs `simrun <arguments>` (with `input` on its stdin), a child that prints `partial <file>`
+    /// and then records one run into `path` through a checkpointing sink; seals the partial file when
+    /// the child dies.
     package static func record(
-        _ arguments: [String], executable: String? = nil, to path: String, timeoutSeconds: Double = 300
+        _ arguments: [String], input: [UInt8] = [], executable: String? = nil, to path: String,
+        timeoutSeconds: Double = 300
     ) throws(SimEngineError) -> Outcome {
-        let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: timeoutSeconds)
+        let output = try ChildProcess.run(
+            arguments, input: input, executable: executable, timeoutSeconds: timeoutSeconds)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else {

@@ -95,18 +95,8 @@ package struct WorkerRequest: Sendable, Equatable {
 
     /// Decodes a request written by `text`: every member required, the version this one's.
     package init(decoding text: String) throws(SimEngineError) {
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: text)
-        } catch {
-            throw .usage("worker request: not JSON (\(error.reason) at offset \(error.offset))")
-        }
-        let fields = Fields(value: value)
-        let version = try fields.int("version")
-        guard version == Int(Self.version) else {
-            throw .usage("worker request version \(version); this simrun reads version \(Self.version)")
-        }
-        let space = Fields(value: try fields.member("space"))
+        let fields = try RequestFields(parsing: text, what: "worker request", version: Self.version)
+        let space = try fields.object("space")
         let lower = try space.unsigned("lower")
         let upper = try space.unsigned("upper")
         let shardIndex = try space.int("shardIndex")
@@ -115,12 +105,13 @@ package struct WorkerRequest: Sendable, Equatable {
             throw .usage(
                 "worker request: space \(lower)..<\(upper) shard \(shardIndex) of \(shardCount) is not a seed space")
         }
-        let resume = try fields.optional("resume") { (member) throws(SimEngineError) -> Range<UInt64> in
-            let bounds = Fields(value: member)
+        var resume: Range<UInt64>?
+        if try !fields.isNull("resume") {
+            let bounds = try fields.object("resume")
             let from = try bounds.unsigned("from")
             let to = try bounds.unsigned("to")
             guard from <= to else { throw .usage("worker request: resume \(from)..<\(to) is not a range") }
-            return from..<to
+            resume = from..<to
         }
         self.init(
             scenario: try fields.string("scenario"), variant: try fields.string("variant"),
@@ -130,19 +121,9 @@ package struct WorkerRequest: Sendable, Equatable {
             space: SeedSpace(
                 seeds: lower..<upper, shardIndex: shardIndex, shardCount: shardCount,
                 bounded: try space.bool("bounded")),
-            estimatedSteps: try fields.optional("estimatedSteps") { (member) throws(SimEngineError) -> Int in
-                try Fields.int(member, "estimatedSteps")
-            },
-            keepGoing: try fields.bool("keepGoing"),
-            milliseconds: try fields.optional("milliseconds") { (member) throws(SimEngineError) -> Int64 in
-                Int64(try Fields.int(member, "milliseconds"))
-            },
-            resume: resume,
-            from: try fields.optional("from") { (member) throws(SimEngineError) -> String in
-                guard let text = member.stringValue else { throw .usage("worker request: from is not a string") }
-                return text
-            },
-            keep: try fields.int("keep"), noise: try fields.int("noise"))
+            estimatedSteps: try fields.optionalInt("estimatedSteps"), keepGoing: try fields.bool("keepGoing"),
+            milliseconds: try fields.optionalInt("milliseconds").map(Int64.init), resume: resume,
+            from: try fields.optionalString("from"), keep: try fields.int("keep"), noise: try fields.int("noise"))
         guard (0..<workers).contains(worker) else {
             throw .usage("worker request: worker \(worker) of \(workers)")
         }
@@ -181,62 +162,8 @@ package struct WorkerRequest: Sendable, Equatable {
             .run(on: board, worker: worker, resume: resume, stillWanted: { getppid() == parent })
     }
 
-    /// Reads a request from `descriptor` (the worker's stdin) to its end; at most 1 MiB.
+    /// Reads a request from `descriptor` (the worker's stdin) to its end.
     package static func read(from descriptor: Int32) throws(SimEngineError) -> WorkerRequest {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .usage("worker request: cannot read stdin: \(systemMessage(errno))")
-            }
-            bytes += chunk[0..<count]
-            if bytes.count > 1 << 20 { throw .usage("worker request: more than 1 MiB on stdin") }
-        }
-        return try WorkerRequest(decoding: String(decoding: bytes, as: UTF8.self))
-    }
-}
-
-/// The members of one JSON object, each required: a missing or mistyped member is a usage error
-/// naming it.
-private struct Fields {
-    let value: JSONValue
-
-    func member(_ key: String) throws(SimEngineError) -> JSONValue {
-        guard let member = value[key] else { throw .usage("worker request: no '\(key)'") }
-        return member
-    }
-
-    /// `read` of the member, or nil when it is `null` (it must still be present).
-    func optional<T>(_ key: String, _ read: (JSONValue) throws(SimEngineError) -> T) throws(SimEngineError) -> T? {
-        let found = try member(key)
-        if case .null = found { return nil }
-        return try read(found)
-    }
-
-    static func int(_ value: JSONValue, _ key: String) throws(SimEngineError) -> Int {
-        guard let number = value.intValue else { throw .usage("worker request: '\(key)' is not an integer") }
-        return number
-    }
-
-    func int(_ key: String) throws(SimEngineError) -> Int { try Self.int(try member(key), key) }
-
-    func unsigned(_ key: String) throws(SimEngineError) -> UInt64 {
-        guard let number = try member(key).unsignedValue else {
-            throw .usage("worker request: '\(key)' is not an unsigned integer")
-        }
-        return number
-    }
-
-    func string(_ key: String) throws(SimEngineError) -> String {
-        guard let text = try member(key).stringValue else { throw .usage("worker request: '\(key)' is not a string") }
-        return text
-    }
-
-    func bool(_ key: String) throws(SimEngineError) -> Bool {
-        guard let flag = try member(key).boolValue else { throw .usage("worker request: '\(key)' is not a boolean") }
-        return flag
+        try WorkerRequest(decoding: try RequestFields.readAll(descriptor, what: "worker request"))
     }
 }
