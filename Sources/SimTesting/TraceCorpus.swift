@@ -80,12 +80,14 @@ public struct TraceCorpus: Sendable {
         switch TraceEnding.read(path: trace.path) {
         case .footer(let footer):
             if case .crashed = footer.verdict {
-                throw SimEngineError(.usage,
+                throw SimEngineError(
+                    .usage,
                     "\(trace.path) records a crash (\(footer.verdict)): replayed in this process it would trap the "
                         + "test runner; give the corpus an `executable:` (or replay it with `simrun replay`)")
             }
         case .unknown:
-            throw SimEngineError(.usage,
+            throw SimEngineError(
+                .usage,
                 "\(trace.path) is cut short (no footer): its replay could trap the test runner; give the corpus an "
                     + "`executable:` (or replay it with `simrun replay`)")
         case .records: break

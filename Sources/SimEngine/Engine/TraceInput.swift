@@ -66,22 +66,26 @@ public struct TraceInput {
         do {
             scenario = try catalog.scenario(named: header.scenario)
         } catch {
-            throw SimEngineError(.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a known scenario (the header names '\(header.scenario)')")
         }
         guard scenario.hasVariant(header.variant) else {
-            throw SimEngineError(.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(header.variant)')")
         }
         let chosen = variant ?? header.variant
         guard scenario.hasVariant(chosen) else {
             if variant != nil { _ = try catalog.variant(chosen, of: scenario) }
-            throw SimEngineError(.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(chosen)')")
         }
         // Never a silent fallback: a strategy this build cannot parse is a damaged or foreign trace.
         guard let spec = StrategySpec(parsing: header.strategy) else {
-            throw SimEngineError(.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a known strategy (the header names '\(header.strategy)')")
         }
         let lanes = try noise(of: header, path: path)
@@ -107,7 +111,8 @@ extension TraceInput {
     package static func noise(of header: TraceHeader, path: String) throws(SimEngineError) -> Int {
         guard let text = header.options.first(where: { $0.key == "noise" })?.value else { return 0 }
         guard let count = Int(text), (0...RunPlan.maxNoise).contains(count) else {
-            throw SimEngineError(.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a noise lane count 0...\(RunPlan.maxNoise) (the header says '\(text)')")
         }
         return count

@@ -20,7 +20,8 @@ package enum AtomicFile {
         do throws(TraceError) {
             try OutputTarget.write(bytes, to: path)
         } catch {
-            throw SimEngineError(.cannotWrite, "cannot write \(path): \(error.detail.isEmpty ? error.expected : error.detail)")
+            throw SimEngineError(
+                .cannotWrite, "cannot write \(path): \(error.detail.isEmpty ? error.expected : error.detail)")
         }
     }
 

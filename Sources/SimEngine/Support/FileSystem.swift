@@ -21,7 +21,8 @@ package func ensureDirectory(_ path: String) throws(SimEngineError) {
         current += component + "/"
         if mkdir(current, 0o755) != 0 && errno != EEXIST {
             let code = errno
-            throw SimEngineError(.cannotWrite, "cannot create directory \(String(current.dropLast())): \(systemMessage(code))")
+            throw SimEngineError(
+                .cannotWrite, "cannot create directory \(String(current.dropLast())): \(systemMessage(code))")
         }
     }
     guard isDirectory(path) else {
