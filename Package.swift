@@ -130,7 +130,8 @@ let package = Package(
         ),
         // A user's package from the outside: public products only (and the temporary-file helper).
         .testTarget(
-            name: "UserPackageTests", dependencies: ["SimTesting", "SimModels", "SimCore", "SimTestSupport"]
+            name: "UserPackageTests",
+            dependencies: ["SimTesting", "SimEngine", "SimModels", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimTestingTests", dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport"]

@@ -156,7 +156,19 @@ struct ExplorationRun: Sendable {
             return outcome
         }
         let plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy)
-        let report = Fuzzer(plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs)).run()
+        // The engine's campaign runs the seeds on threads here and saves, shrinks and re-checks the
+        // failure, exactly as `simrun fuzz` does; this only turns its result into the test's issue.
+        let campaign = FindingCampaign(
+            plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs),
+            options: .init(directory: absolute(failureDirectory), isolation: .inProcess))
+        let result: FindingCampaign.Result
+        do {
+            result = try campaign.run()
+        } catch {
+            outcome.issues.append("explored \(scenario.name)/\(chosen) and could not run: \(error.message)")
+            return outcome
+        }
+        let report = result.report
         outcome.exploration.schedules = report.schedules
         outcome.exploration.exhausted = report.exhausted
         outcome.exploration.route = ExecutorCapture.route
@@ -166,54 +178,43 @@ struct ExplorationRun: Sendable {
             outcome.issues.append("explored \(scenario.name)/\(chosen) and ran no schedule (seeds \(seeds))")
             return outcome
         }
-        guard let finding = report.findings.min(by: { $0.seed < $1.seed }) else { return outcome }
-        do {
-            let failure = try save(finding, plan: plan, strategy: strategy, in: failureDirectory, rerun: rerun)
-            outcome.exploration.failure = failure
-            outcome.attachment = failure.tracePath
-            var lines = [
-                "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(strategy)): \(failure.verdict)",
-                "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
-                "  replay: \(failure.replayCommand)",
-            ]
-            if let hint = scenario.fixHintLine(for: chosen, replayCommand: failure.replayCommand) {
-                lines.append(hint)
-            }
-            outcome.issues.append(lines.joined(separator: "\n"))
-        } catch {
+        // Without keepGoing the campaign keeps the failure with the lowest seed only.
+        guard let finding = result.findings.first(where: { $0.kind == .failure }) else { return outcome }
+        guard let path = finding.path else {
             outcome.issues.append(
-                "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.verdict); "
-                    + "the trace could not be saved: \(error)")
+                "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.foundVerdict); "
+                    + "the trace could not be saved: \(finding.problem?.message ?? "no reason given")")
+            return outcome
         }
+        outcome.attachment = path
+        if case .differed(let divergence, _)? = finding.replay {
+            outcome.issues.append(
+                "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.foundVerdict); "
+                    + "\(path) does not replay identically (is the scenario deterministic?):\n"
+                    + divergence.joined(separator: "\n"))
+            return outcome
+        }
+        if let problem = finding.problem {
+            outcome.issues.append(
+                "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.foundVerdict); "
+                    + "the trace \(path) is saved as found: \(problem.message)")
+            return outcome
+        }
+        let failure = Exploration.Failure(
+            verdict: finding.verdict, seed: finding.seed, tracePath: path, decisions: finding.decisions,
+            replayCommand: rerun(path, finding.seed))
+        outcome.exploration.failure = failure
+        var lines = [
+            "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(strategy)): \(failure.verdict)",
+            "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
+            "  replay: \(failure.replayCommand)",
+        ]
+        if let hint = scenario.fixHintLine(for: chosen, replayCommand: failure.replayCommand) {
+            lines.append(hint)
+        }
+        outcome.issues.append(lines.joined(separator: "\n"))
         return outcome
     }
-}
-
-/// Shrinks a finding in this process, records it, and checks that the saved file replays identically.
-private func save(
-    _ finding: Fuzzer.Finding, plan: RunPlan, strategy: StrategySpec, in directory: String,
-    rerun: @Sendable (String, UInt64) -> String
-) throws(CommandFailure) -> Exploration.Failure {
-    try ensureDirectory(directory)
-    let name = "\(plan.scenario.name)-\(plan.variant)-\(fileNameSlug(finding.signature.oracle)).simtrace"
-    let path = absolute(directory.hasSuffix("/") ? directory + name : directory + "/" + name)
-    let shrunk = Shrinker(plan: plan, seed: finding.seed, target: finding.signature).shrink(finding.tape)
-    let tape = shrunk?.tape ?? finding.tape
-    let result = try Recorder.record(
-        plan: plan, seed: finding.seed, tape: tape, strategyName: strategy.description, to: path,
-        options: [("foundAtSeed", String(finding.seed)), ("shrunk", shrunk == nil ? "false" : "true")])
-    let input = try TraceInput(path: path)
-    let check = try TraceReplayer(input: input, plan: plan).replayComparing()
-    if let divergence = check.divergence {
-        throw CommandFailure(
-            ExitStatus.failure,
-            "\(path) does not replay identically (is the scenario deterministic?):\n"
-                + divergence.joined(separator: "\n"))
-    }
-    return Exploration.Failure(
-        verdict: result.verdict, seed: finding.seed, tracePath: path,
-        decisions: (finding.tape.count, result.tape.count),
-        replayCommand: rerun(path, finding.seed))
 }
 
 /// Attaches the trace file to the current test (Swift Testing keeps it with the test's results when

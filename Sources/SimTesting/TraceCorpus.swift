@@ -70,9 +70,9 @@ public struct TraceCorpus: Sendable {
     /// ``ReplayReport`` `simrun replay` presents. Throws for input that cannot be replayed (an
     /// unreadable file, an unknown scenario or variant), and, without ``executable``, for a trace
     /// that could trap this process.
-    public func verdict(of trace: CorpusTrace, variant: String? = nil) throws(CommandFailure) -> ReplayReport {
+    public func verdict(of trace: CorpusTrace, variant: String? = nil) throws(SimEngineError) -> ReplayReport {
         if trace.isMissing {
-            throw CommandFailure(ExitStatus.missingInput, "\(directory) holds no .simtrace to replay")
+            throw SimEngineError(.missingInput, "\(directory) holds no .simtrace to replay")
         }
         let request = ReplayRequest(trace: trace.path, variant: variant)
         let catalog = ScenarioCatalog(scenarios)
@@ -80,14 +80,14 @@ public struct TraceCorpus: Sendable {
         switch TraceEnding.read(path: trace.path) {
         case .footer(let footer):
             if case .crashed = footer.verdict {
-                throw CommandFailure(
-                    ExitStatus.usage,
+                throw SimEngineError(
+                    .usage,
                     "\(trace.path) records a crash (\(footer.verdict)): replayed in this process it would trap the "
                         + "test runner; give the corpus an `executable:` (or replay it with `simrun replay`)")
             }
         case .unknown:
-            throw CommandFailure(
-                ExitStatus.usage,
+            throw SimEngineError(
+                .usage,
                 "\(trace.path) is cut short (no footer): its replay could trap the test runner; give the corpus an "
                     + "`executable:` (or replay it with `simrun replay`)")
         case .records: break
@@ -96,8 +96,7 @@ public struct TraceCorpus: Sendable {
             let scenario = scenarios.first(where: { $0.name == header.scenario }),
             let reason = Self.cannotRunHere(scenario, variant: request.variant ?? header.variant)
         {
-            throw CommandFailure(
-                ExitStatus.usage, "\(trace.path): \(reason); replay it with `simrun replay` (a child process)")
+            throw SimEngineError(.usage, "\(trace.path): \(reason); replay it with `simrun replay` (a child process)")
         }
         return try TraceReplay.decide(request, catalog: catalog)
     }

@@ -63,7 +63,7 @@ import Testing
         #expect(first.evidence.result == "shard-3.json" && first.evidence.trace == "out-3/t-b.simtrace")
         // One machine stops at seed 2: seeds 0, 1, 2 are the ones the verdict needs, and all ran.
         #expect(merged.required == 0..<3 && merged.isComplete)
-        #expect(merged.failures == 1 && merged.exitCode == 1)
+        #expect(merged.failures == 1 && merged.status == .failed)
     }
 
     @Test func distinctFailuresAreDeduplicatedBySignatureKeepingTheLowestSeed() throws {
@@ -83,7 +83,7 @@ import Testing
         #expect(entries.map(\.seed) == [5, 12])
         #expect(entries[0].occurrences == 5 && entries[0].evidence.verdict.message == "counter is 1")
         #expect(entries[0].evidence.result == "shard-2.json")
-        #expect(merged.failures == 6 && merged.required == 0..<1000 && merged.isComplete && merged.exitCode == 1)
+        #expect(merged.failures == 6 && merged.required == 0..<1000 && merged.isComplete && merged.status == .failed)
     }
 
     @Test func sometimesCoverageIsSummedByGoal() throws {
@@ -93,19 +93,19 @@ import Testing
         ])
         #expect(merged.sometimes.map(\.goal) == ["typed", "tapped", "late"])
         #expect(merged.sometimes.map(\.runs) == [17, 3, 1])
-        #expect(merged.schedules == 1000 && merged.exitCode == 0 && merged.isComplete)
+        #expect(merged.schedules == 1000 && merged.status == .passed && merged.isComplete)
         #expect(merged.schedulesPerSecond == 500)  // two shards of 500 schedules in 2 s each
     }
 
     @Test func aMissingShardIsAnErrorNamingItsSeeds() throws {
         let merged = try CampaignMerge([try result(1, of: 4), try result(3, of: 4), try result(4, of: 4)])
-        #expect(merged.exitCode == 66 && !merged.isComplete)
+        #expect(merged.status == .missing && !merged.isComplete)
         #expect(merged.coverage.missing.map(\.description) == ["seeds 1, 5, …, 997 (every 4th, 250 seeds)"])
         // A bug found is still reported as one (exit 1), with the missing seeds beside it.
         let buggy = try CampaignMerge([
             try result(1, of: 4, failures: [.init(oracle: "a", message: "x", seed: 40)]), try result(3, of: 4),
         ])
-        #expect(buggy.exitCode == 1 && buggy.required == 0..<41)
+        #expect(buggy.status == .failed && buggy.required == 0..<41)
         #expect(
             buggy.coverage.missing.map(\.description) == [
                 "seeds 1, 5, …, 37 (every 4th, 10 seeds)", "seeds 3, 7, …, 39 (every 4th, 10 seeds)",
@@ -116,7 +116,7 @@ import Testing
         let merged = try CampaignMerge([
             try result(1, of: 2), try result(2, of: 2), try result(2, of: 2, name: "shard-2-again.json"),
         ])
-        #expect(merged.exitCode == 65 && merged.coverage.missing.isEmpty)
+        #expect(merged.status == .overlapping && merged.coverage.missing.isEmpty)
         #expect(merged.coverage.overlaps.map(\.owners) == [["shard-2.json", "shard-2-again.json"]])
     }
 
@@ -125,12 +125,12 @@ import Testing
             try result(1, of: 3), try result(2, of: 3, interrupted: true), try result(3, of: 3),
         ])
         #expect(merged.interrupted.map(\.shard.description) == ["2/3"])
-        #expect(merged.coverage.missing.isEmpty && merged.exitCode == 130 && !merged.isComplete)
+        #expect(merged.coverage.missing.isEmpty && merged.status == .interrupted && !merged.isComplete)
         let found = try CampaignMerge([
             try result(1, of: 2, interrupted: true, name: "a.json"),
             try result(2, of: 2, failures: [.init(oracle: "a", message: "x", seed: 3)]),
         ])
-        #expect(found.exitCode == 1 && found.interrupted.count == 1)
+        #expect(found.status == .failed && found.interrupted.count == 1)
     }
 
     @Test func resultsOfAnotherCampaignOrNoneAreRefused() throws {
@@ -139,7 +139,7 @@ import Testing
             _ = try CampaignMerge(results)
             Issue.record("merged two variants")
         } catch {
-            #expect(error.kind == .inconsistent && error.exitCode == 65)
+            #expect(error.kind == .inconsistent)
             #expect(error.message.contains("shard-2.json") && error.message.contains("variant"))
         }
         #expect(throws: MergeError.self) { try CampaignMerge([]) }

@@ -107,7 +107,7 @@ private let racing = Scenario(
             #expect(compared <= report.eventCount)
         } catch {
             // Damage the reader meets before any event is a bad trace, thrown (exit 65).
-            #expect(error.code == ExitStatus.badTrace)
+            #expect(error.kind == .badTrace)
         }
     }
 
@@ -133,7 +133,7 @@ private let racing = Scenario(
             report.notes = ["n"]
             #expect(ReplayChildRecord(decoding: ReplayChildRecord.report(report).text) == .report(report))
         }
-        let failure = ReplayChildRecord.failure(code: 65, message: "bad")
+        let failure = ReplayChildRecord.failure(kind: .badTrace, message: "bad")
         #expect(ReplayChildRecord(decoding: failure.text) == failure)
         #expect(ReplayChildRecord(decoding: "partial /tmp/x") == nil)
         let shrunk = ShrinkReport(
@@ -141,7 +141,7 @@ private let racing = Scenario(
             after: ShrinkCounts(decisions: 2, nonFifo: 1, events: 20, steps: 5),
             verdict: .fail(oracle: "o", message: "m"))
         for record in [
-            ChildRecord.partial("/tmp/a b"), .shrunk(shrunk), .notReproduced, .failure(code: 1, message: "x"),
+            ChildRecord.partial("/tmp/a b"), .shrunk(shrunk), .notReproduced, .failure(kind: .failed, message: "x"),
         ] {
             #expect(ChildRecord.records(in: "noise\n" + record.text + "\n") == [record])
         }

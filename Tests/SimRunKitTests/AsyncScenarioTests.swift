@@ -1,6 +1,7 @@
 import Foundation
 import SimCore
 import SimEngine
+import SimRunKit
 import SimScenarios
 import SimTestSupport
 import Testing
@@ -159,7 +160,7 @@ import Testing
         // cannot happen there, so the replay cannot test the fix; a pct campaign on it decides, and
         // the verdict says both (the fuzz of the fixed variant below tests it too).
         let fixed = try SimrunProcess.run(executable: example, ["replay", trace, "--variant", "fixed"])
-        #expect(fixed.status == ExitStatus.ok, "\(fixed.stdout)\(fixed.stderr)")
+        #expect(fixed.status == SimRunKit.ExitStatus.ok, "\(fixed.stdout)\(fixed.stderr)")
         #expect(fixed.stderr.contains("this code orders them, the race is gone"), "\(fixed.stderr)")
         #expect(fixed.stdout.contains("race removed: the fix removes the recorded race"), "\(fixed.stdout)")
         #expect(fixed.stdout.contains("instead, pct seeds 0..<500 on fixed: 0 failures"), "\(fixed.stdout)")

@@ -18,6 +18,7 @@ import Testing
             "fuzz_schedules_per_second",
         ] + Benchmark.jobsCurve(upTo: Benchmark.processorCount).dropFirst().map { "fuzz_scaling_jobs_\($0)" }
         + [
+            "fuzz_isolation_worker", "fuzz_isolation_child_per_schedule",
             "until_bug_pct", "until_bug_random", "linearizability_10", "linearizability_100", "linearizability_1000",
             "record_peak_memory",
         ]

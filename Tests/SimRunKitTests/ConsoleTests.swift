@@ -1,5 +1,6 @@
-import SimEngine
 import Testing
+
+@testable import SimRunKit
 
 /// Progress fit for logs: off a terminal nothing by default, a line per interval with --progress;
 /// output styles decide what reaches stdout.

@@ -1,5 +1,6 @@
 import Foundation
 import SimEngine
+import SimRunKit
 import SimTestSupport
 import Testing
 
@@ -98,6 +99,6 @@ import Testing
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             return cells.joined(separator: " ")
         }
-        #expect(table == ExitStatus.table.map { "\($0.code) \($0.meaning)" })
+        #expect(table == SimRunKit.ExitStatus.table.map { "\($0.code) \($0.meaning)" })
     }
 }

@@ -5,7 +5,7 @@ import SimCore
 /// the outcome with `CampaignOutcome.init(tally:…)`, so they find the same seeds.
 package protocol CampaignExecutor {
     /// Runs the campaign; `progress` gets (schedules, failing runs, distinct failures, seconds) now and then.
-    func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(CommandFailure)
+    func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
         -> CampaignOutcome
 }
 

@@ -147,16 +147,27 @@ public struct CampaignMerge: Sendable {
         }
     }
 
-    /// The exit status `fuzz` would give, and merge's own for what only merge can see: 1 when
-    /// something failed (a bug found is never hidden behind an incomplete merge), else 65 when seeds
-    /// were run twice, 66 when seeds are missing, 130 when a shard was interrupted, 0 when the whole
-    /// campaign ran and passed.
-    public var exitCode: Int32 {
-        if !findings.isEmpty { return ExitStatus.failure }
-        if !coverage.overlaps.isEmpty { return ExitStatus.badTrace }
-        if !coverage.missing.isEmpty { return ExitStatus.missingInput }
-        if !interrupted.isEmpty { return ExitStatus.interrupted }
-        return ExitStatus.ok
+    /// What a merged campaign amounts to, most telling first.
+    public enum Status: Sendable, Equatable {
+        /// Something failed (a bug found is never hidden behind an incomplete merge).
+        case failed
+        /// Some seeds were run twice.
+        case overlapping
+        /// Some seeds were not run.
+        case missing
+        /// A shard was interrupted.
+        case interrupted
+        /// The whole campaign ran, every seed once, and passed.
+        case passed
+    }
+
+    /// The merged campaign's status (SimRunKit gives each its exit code: 1, 65, 66, 130, 0).
+    public var status: Status {
+        if !findings.isEmpty { return .failed }
+        if !coverage.overlaps.isEmpty { return .overlapping }
+        if !coverage.missing.isEmpty { return .missing }
+        if !interrupted.isEmpty { return .interrupted }
+        return .passed
     }
 
     /// True when every required seed was run exactly once and no shard was interrupted.
@@ -183,9 +194,6 @@ public struct MergeError: Error, Sendable, CustomStringConvertible {
         self.kind = kind
         self.message = message
     }
-
-    /// The exit status for it.
-    public var exitCode: Int32 { kind == .missing ? ExitStatus.missingInput : ExitStatus.badTrace }
 
     /// The message.
     public var description: String { message }

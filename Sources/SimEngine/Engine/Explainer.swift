@@ -142,7 +142,7 @@ extension Explainer {
     /// (the same trap message, numbers aside). The trace's schedule is not re-run here (it traps),
     /// so rows carry no offer; each decision's time is read from the trace. Needs a binary built on
     /// `SimRun.main` (process isolation); `runs` children per decision.
-    package func explainCrash(progress: (Int, Int) -> Void = { _, _ in }) throws(CommandFailure) -> Explanation {
+    package func explainCrash(progress: (Int, Int) -> Void = { _, _ in }) throws(SimEngineError) -> Explanation {
         let tape = input.tape
         let times = try Self.decisionTimes(path: input.path)
         let scratch = DeterminismCheck.temporaryTracePath("crash-explain")
@@ -181,7 +181,7 @@ extension Explainer {
     }
 
     /// The virtual time of each decision (the time of the last event before it), read from the file.
-    static func decisionTimes(path: String) throws(CommandFailure) -> [Int64] {
+    static func decisionTimes(path: String) throws(SimEngineError) -> [Int64] {
         let reader: TraceReader
         do {
             reader = try TraceReader(path: path)

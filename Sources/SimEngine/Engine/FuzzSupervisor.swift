@@ -9,16 +9,14 @@ import SimCore
 /// campaign reports the failure (or crash) with the lowest seed, whatever `jobs` is.
 package struct FuzzSupervisor: CampaignExecutor {
     package let plan: RunPlan
-    package let strategy: String
     package let configuration: Fuzzer.Configuration
 
-    package init(plan: RunPlan, strategy: String, configuration: Fuzzer.Configuration) {
+    package init(plan: RunPlan, configuration: Fuzzer.Configuration) {
         self.plan = plan
-        self.strategy = strategy
         self.configuration = configuration
     }
 
-    package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(CommandFailure)
+    package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
         -> CampaignOutcome
     {
         let goals = plan.goals()
@@ -27,7 +25,7 @@ package struct FuzzSupervisor: CampaignExecutor {
         let start = ContinuousClock.now
         let pool = WorkerPool(
             board: board, space: configuration.space, keepGoing: configuration.keepGoing,
-            spawn: { [self] worker, resume, board throws(CommandFailure) in
+            spawn: { [self] worker, resume, board throws(SimEngineError) in
                 try spawnWorker(worker, resume: resume, board: board, deadline: configuration.deadline(from: start))
             })
         try pool.start()
@@ -47,18 +45,23 @@ package struct FuzzSupervisor: CampaignExecutor {
             seconds: (ContinuousClock.now - start).seconds, interrupted: pool.interrupted)
     }
 
-    /// Starts worker `w` as `simrun _worker …` with the board on descriptor 3 (`WorkerArguments`).
+    /// Starts worker `w` as `simrun _worker` with the board on descriptor 3 and its `WorkerRequest`
+    /// on stdin.
     private func spawnWorker(
         _ w: Int, resume: Range<UInt64>?, board: WorkerBoard, deadline: ContinuousClock.Instant?
-    ) throws(CommandFailure) -> ChildProcess {
-        let arguments = WorkerArguments(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy, worker: w,
-            workers: configuration.jobs, goals: board.goals, space: configuration.space,
-            estimatedSteps: plan.estimatedSteps, keepGoing: configuration.keepGoing,
-            milliseconds: deadline.map { Self.milliseconds(until: $0) }, resume: resume,
-            from: plan.prefix?.source, keep: plan.prefix?.keep ?? 0, noise: plan.noise)
+    ) throws(SimEngineError) -> ChildProcess {
+        let request = WorkerRequest(
+            plan: plan, worker: w, workers: configuration.jobs, goals: board.goals, space: configuration.space,
+            keepGoing: configuration.keepGoing, milliseconds: deadline.map { Self.milliseconds(until: $0) },
+            resume: resume)
+        let input = Array(request.text.utf8)
+        guard input.count <= ChildProcess.maxInput else {
+            throw .usage(
+                "the worker request is \(input.count) bytes (most \(ChildProcess.maxInput)): is the --from path that long?"
+            )
+        }
         return try ChildProcess.spawn(
-            arguments.commandLine, inherit: [(WorkerBoard.childDescriptor, board.descriptor)])
+            ["_worker"], inherit: [(WorkerBoard.childDescriptor, board.descriptor)], input: input)
     }
 
     private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int64 {

@@ -8,7 +8,7 @@ public enum Recorder {
     public static func record(
         plan: RunPlan, seed: UInt64, strategy: any Strategy, strategyName: String, to path: String,
         options extra: [(String, String)] = []
-    ) throws(CommandFailure) -> RunResult {
+    ) throws(SimEngineError) -> RunResult {
         let header = TraceHeader(
             formatVersion: TraceHeader.currentFormatVersion, toolVersion: SimRunVersion.current,
             scenario: plan.scenario.name, variant: plan.variant, seed: seed, strategy: strategyName,
@@ -17,14 +17,14 @@ public enum Recorder {
         do {
             writer = try TraceWriter(path: path, header: header)
         } catch {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(path): \(error)")
+            throw SimEngineError(.cannotWrite, "cannot write \(path): \(error)")
         }
         let result = plan.run(seed: seed, strategy: strategy, sink: writer)
         do {
             try writer.finish(footer(for: result))
         } catch {
             writer.abandon()
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(path): \(error)")
+            throw SimEngineError(.cannotWrite, "cannot write \(path): \(error)")
         }
         return result
     }
@@ -33,7 +33,7 @@ public enum Recorder {
     public static func record(
         plan: RunPlan, seed: UInt64, tape: Tape, strategyName: String, to path: String,
         options: [(String, String)] = []
-    ) throws(CommandFailure) -> RunResult {
+    ) throws(SimEngineError) -> RunResult {
         try record(
             plan: plan, seed: seed, strategy: ReplayStrategy(tape: tape), strategyName: strategyName, to: path,
             options: options)

@@ -24,14 +24,14 @@ package struct TraceComparison {
 
     /// The first difference as printable lines, or nil when both traces hold the same events.
     package func firstDifference(expectedLabel: String = "first run", actualLabel: String = "second run")
-        throws(CommandFailure) -> [String]?
+        throws(SimEngineError) -> [String]?
     {
         try difference(expectedLabel: expectedLabel, actualLabel: actualLabel)?.lines
     }
 
     /// The first difference, or nil when both traces hold the same events.
     package func difference(expectedLabel: String = "first run", actualLabel: String = "second run")
-        throws(CommandFailure) -> Difference?
+        throws(SimEngineError) -> Difference?
     {
         do {
             let left = try TraceReader(path: expected)

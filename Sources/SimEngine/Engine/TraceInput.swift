@@ -20,7 +20,7 @@ public struct TraceInput {
     public let endOffset: UInt64
 
     /// Reads the trace's header and decisions (events are streamed later, not kept).
-    public init(path: String) throws(CommandFailure) {
+    public init(path: String) throws(SimEngineError) {
         self.path = path
         do {
             let reader = try TraceReader(path: path)
@@ -44,13 +44,13 @@ public struct TraceInput {
         }
     }
 
-    package static func failure(_ error: TraceError) -> CommandFailure {
-        CommandFailure(error.kind == .missingFile ? ExitStatus.missingInput : ExitStatus.badTrace, error.description)
+    package static func failure(_ error: TraceError) -> SimEngineError {
+        SimEngineError(error.kind == .missingFile ? .missingInput : .badTrace, error.description)
     }
 
     /// The recorded scenario and variant (or `variant`) and noise (or `noise` lanes), checked against
     /// the catalog.
-    public func plan(in catalog: ScenarioCatalog, variant: String? = nil, noise: Int? = nil) throws(CommandFailure)
+    public func plan(in catalog: ScenarioCatalog, variant: String? = nil, noise: Int? = nil) throws(SimEngineError)
         -> RunPlan
     {
         let plan = try Self.plan(for: header, path: path, in: catalog, variant: variant)
@@ -61,31 +61,31 @@ public struct TraceInput {
     /// The plan for a trace whose header alone has been read.
     package static func plan(
         for header: TraceHeader, path: String, in catalog: ScenarioCatalog, variant: String?
-    ) throws(CommandFailure) -> RunPlan {
+    ) throws(SimEngineError) -> RunPlan {
         let scenario: Scenario
         do {
             scenario = try catalog.scenario(named: header.scenario)
         } catch {
-            throw CommandFailure(
-                ExitStatus.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a known scenario (the header names '\(header.scenario)')")
         }
         guard scenario.hasVariant(header.variant) else {
-            throw CommandFailure(
-                ExitStatus.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(header.variant)')")
         }
         let chosen = variant ?? header.variant
         guard scenario.hasVariant(chosen) else {
             if variant != nil { _ = try catalog.variant(chosen, of: scenario) }
-            throw CommandFailure(
-                ExitStatus.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a variant of \(scenario.name) (the header names '\(chosen)')")
         }
         // Never a silent fallback: a strategy this build cannot parse is a damaged or foreign trace.
         guard let spec = StrategySpec(parsing: header.strategy) else {
-            throw CommandFailure(
-                ExitStatus.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a known strategy (the header names '\(header.strategy)')")
         }
         let lanes = try noise(of: header, path: path)
@@ -108,11 +108,11 @@ extension TraceInput {
     }
 
     /// The noise lanes a recording ran with (its header's `noise` option; 0 when absent).
-    package static func noise(of header: TraceHeader, path: String) throws(CommandFailure) -> Int {
+    package static func noise(of header: TraceHeader, path: String) throws(SimEngineError) -> Int {
         guard let text = header.options.first(where: { $0.key == "noise" })?.value else { return 0 }
         guard let count = Int(text), (0...RunPlan.maxNoise).contains(count) else {
-            throw CommandFailure(
-                ExitStatus.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a noise lane count 0...\(RunPlan.maxNoise) (the header says '\(text)')")
         }
         return count

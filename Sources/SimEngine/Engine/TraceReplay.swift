@@ -80,7 +80,7 @@ public enum TraceReplay {
     /// Throws for input that cannot be replayed at all: a missing file (`missingInput`), an
     /// unreadable header, an unknown scenario, variant or strategy, and (on another variant, where
     /// the schedule must be read whole first) damage anywhere in the file (`badTrace`).
-    public static func decide(_ request: ReplayRequest, catalog: ScenarioCatalog) throws(CommandFailure)
+    public static func decide(_ request: ReplayRequest, catalog: ScenarioCatalog) throws(SimEngineError)
         -> ReplayReport
     {
         let reader: TraceReader
@@ -172,7 +172,7 @@ public enum TraceReplay {
 
     /// The verdict of the schedule followed by identity on another variant (or other noise).
     static func followed(input: TraceInput, plan: RunPlan, recordedNoise: Int, otherBuild: Bool = false)
-        throws(CommandFailure) -> ReplayReport
+        throws(SimEngineError) -> ReplayReport
     {
         // Another build's recording cannot be re-run here to read its schedule: the file tells it.
         let replayer = TraceReplayer(input: input, plan: plan)
@@ -249,7 +249,7 @@ extension TraceReplay {
     /// recording crashed the same way; a truncated recording whose prefix matched is
     /// `inconclusive`), on another variant it is `crashed`.
     public static func decideIsolated(_ request: ReplayRequest, catalog: ScenarioCatalog, executable: String? = nil)
-        throws(CommandFailure) -> ReplayReport
+        throws(SimEngineError) -> ReplayReport
     {
         var arguments = ["_replay", request.trace]
         if let variant = request.variant { arguments += ["--variant", variant] }
@@ -262,10 +262,10 @@ extension TraceReplay {
             let line = output.stdout.split(separator: "\n").last.map(String.init) ?? ""
             switch ReplayChildRecord(decoding: line) {
             case .report(let report): return report
-            case .failure(let code, let message): throw CommandFailure(code, message)
+            case .failure(let kind, let message): throw SimEngineError(kind, message)
             case nil:
                 let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
-                throw CommandFailure(ExitStatus.failure, "the replay child process sent no verdict: \(why)")
+                throw SimEngineError(.failed, "the replay child process sent no verdict: \(why)")
             }
         }
         return try crashRoute(request, catalog: catalog, executable: executable, termination: output.termination)
@@ -275,7 +275,7 @@ extension TraceReplay {
     /// decide from that recording.
     private static func crashRoute(
         _ request: ReplayRequest, catalog: ScenarioCatalog, executable: String?, termination: ChildProcess.Termination
-    ) throws(CommandFailure) -> ReplayReport {
+    ) throws(SimEngineError) -> ReplayReport {
         let input = try TraceInput(path: request.trace)
         let recordedNoise = try TraceInput.noise(of: input.header, path: request.trace)
         let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)

@@ -55,7 +55,7 @@ public struct TraceReplayer {
 
     /// Replays on the recorded variant, comparing events (one pass over the file; `input`'s tape is
     /// not needed for it).
-    public func replayComparing() throws(CommandFailure) -> Outcome {
+    public func replayComparing() throws(SimEngineError) -> Outcome {
         let path = input.path
         let reader: TraceReader
         do {
@@ -71,11 +71,11 @@ public struct TraceReplayer {
     /// events passed over by one side are held for the other up to `maxBuffered` of them; past that
     /// the schedule is read from a second reader of `path` (the outcome says `readTwice`). The rest
     /// of the file is read after the run, so damage anywhere in it is reported as a reader of the
-    /// whole file would (a thrown `CommandFailure`, exit 65).
+    /// whole file would (a thrown `SimEngineError`, exit 65).
     public static func replayComparing(
         reading reader: TraceReader, path: String, plan: RunPlan, maxBuffered: Int = 4096,
         throwingOnDamage: Bool = true
-    ) throws(CommandFailure) -> Outcome {
+    ) throws(SimEngineError) -> Outcome {
         let stream = TraceStream(reader: reader, maxBuffered: max(1, maxBuffered)) { () throws(TraceError) in
             try TraceReader(path: path)
         }

@@ -23,8 +23,8 @@ package enum TraceSchedule {
         var isTimer: Bool
     }
 
-    /// Reads `path` whole; `CommandFailure` (65) when it cannot be read.
-    package static func read(path: String) throws(CommandFailure) -> Schedule {
+    /// Reads `path` whole; a `SimEngineError` (damaged trace) when it cannot be read.
+    package static func read(path: String) throws(SimEngineError) -> Schedule {
         let reader: TraceReader
         do {
             reader = try TraceReader(path: path)

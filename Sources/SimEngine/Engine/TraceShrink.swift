@@ -63,7 +63,7 @@ public enum TraceShrink {
     /// failure and records that run at `path` (keeping where it was found); nil when the failure
     /// does not reproduce.
     public static func shrink(_ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String)
-        throws(CommandFailure) -> ShrinkReport?
+        throws(SimEngineError) -> ShrinkReport?
     {
         let shrinker = Shrinker(plan: plan, seed: input.header.seed, target: FailureSignature(footer.verdict))
         guard let outcome = shrinker.shrink(input.tape) else { return nil }

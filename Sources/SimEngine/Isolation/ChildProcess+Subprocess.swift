@@ -20,15 +20,18 @@ extension ChildProcess {
     /// Runs `simrun <arguments>` to the end, collecting its output; kills it after `timeoutSeconds`.
     /// `executable` names another binary built on `SimRun.main` to run instead of this one (a test
     /// process, which is not simrun, replays through the package's own executable).
-    package static func run(_ arguments: [String], executable: String? = nil, timeoutSeconds: Double = 300)
-        throws(CommandFailure) -> Output
-    {
+    /// `input` is the child's whole stdin (a typed request; at most `ChildProcess.maxInput` bytes).
+    package static func run(
+        _ arguments: [String], input: [UInt8] = [], executable: String? = nil, timeoutSeconds: Double = 300
+    ) throws(SimEngineError) -> Output {
         // A foreign caller (a test process) may be on the cooperative pool, where waiting for an
         // async subprocess could starve it: it collects the child synchronously instead.
-        if let executable { return try collect(arguments, executable: executable, timeoutSeconds: timeoutSeconds) }
+        if let executable {
+            return try collect(arguments, input: input, executable: executable, timeoutSeconds: timeoutSeconds)
+        }
         let result = try complete(
-            arguments, executable: executable, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
-            timeoutSeconds: timeoutSeconds)
+            arguments, executable: executable, input: input, output: .string(limit: outputLimit),
+            error: .string(limit: outputLimit), timeoutSeconds: timeoutSeconds)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
     }
 
@@ -41,7 +44,7 @@ extension ChildProcess {
     /// ended 3 s later. A guarded command (the whole command run in a child) stops like itself.
     package static func runInheritingOutput(
         _ arguments: [String], timeoutSeconds: Double = 600, forwardingInterruption: Bool = false
-    ) throws(CommandFailure) -> Termination {
+    ) throws(SimEngineError) -> Termination {
         if forwardingInterruption { Interruption.install() }
         return try complete(
             arguments, executable: nil, output: .currentStandardOutput, error: .currentStandardError,
@@ -52,14 +55,14 @@ extension ChildProcess {
     /// Runs another program shipped beside this executable (`simrun-bench-baseline`) to the end,
     /// collecting its output; kills it after `timeoutSeconds`. Throws when there is no such program.
     package static func runSibling(_ name: String, _ arguments: [String], timeoutSeconds: Double = 300)
-        throws(CommandFailure) -> Output
+        throws(SimEngineError) -> Output
     {
         let directory = String(
             executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
         let base = executable == "/proc/self/exe" ? selfDirectory() : directory
         let path = base + "/" + name
         guard access(path, X_OK) == 0 else {
-            throw CommandFailure(ExitStatus.usage, "\(path) is not there: build it (`swift build --product \(name)`)")
+            throw SimEngineError(.usage, "\(path) is not there: build it (`swift build --product \(name)`)")
         }
         let result = try complete(
             arguments, executable: path, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
@@ -80,13 +83,14 @@ extension ChildProcess {
     private static let outputLimit = 16 << 20
 
     private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
-        _ arguments: [String], executable other: String?, output: Out, error: Err, timeoutSeconds: Double,
+        _ arguments: [String], executable other: String?, input: [UInt8] = [], output: Out, error: Err,
+        timeoutSeconds: Double,
         forwardingInterruption: Bool = false
-    ) throws(CommandFailure) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
+    ) throws(SimEngineError) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
     where Out.OutputType: Sendable, Err.OutputType: Sendable {
         guard isAvailable || other != nil else {
-            throw CommandFailure(
-                ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
+            throw SimEngineError(
+                .usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
         let executable = other ?? Self.executable
         var options = PlatformOptions()
@@ -107,7 +111,7 @@ extension ChildProcess {
                 group in
                 group.addTask {
                     let result = try await Subprocess.run(
-                        configuration, input: .none, output: output, error: error,
+                        configuration, input: .array(input), output: output, error: error,
                         body: { execution in started.set(execution.processIdentifier.value) })
                     return (result.terminationStatus, result.standardOutput, result.standardError)
                 }
@@ -143,7 +147,7 @@ extension ChildProcess {
             }
             return (termination, stdout, stderr)
         case .failure(let failure):
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot run \(executable) as a child process: \(failure)")
+            throw SimEngineError(.cannotWrite, "cannot run \(executable) as a child process: \(failure)")
         }
     }
 

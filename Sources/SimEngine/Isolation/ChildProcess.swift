@@ -119,22 +119,26 @@ package struct ChildProcess {
 
     /// Starts `simrun <arguments>` as a child in its own process group (a Ctrl-C on the terminal
     /// reaches only the parent, which stops children in order). `inherit` maps child fds to ours.
+    /// `input`, when given, is the child's whole stdin (at most `maxInput` bytes: it is written into
+    /// the pipe before the child reads it, so it must fit the pipe's buffer); else stdin is /dev/null.
     static func spawn(
-        _ arguments: [String], inherit: [(child: Int32, parent: Int32)] = [], executable other: String? = nil
-    ) throws(CommandFailure) -> ChildProcess {
+        _ arguments: [String], inherit: [(child: Int32, parent: Int32)] = [], input: [UInt8]? = nil,
+        executable other: String? = nil
+    ) throws(SimEngineError) -> ChildProcess {
+        precondition((input?.count ?? 0) <= maxInput, "a child's stdin is at most \(maxInput) bytes")
         let executable = other ?? Self.executable
         guard isSelfExecutable.load(ordering: .relaxed) || other != nil else {
-            throw CommandFailure(
-                ExitStatus.usage, "this needs process isolation, which only a binary built on SimRun.main provides")
+            throw SimEngineError(
+                .usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "cannot create a pipe for a child process: \(Errno(rawValue: errno))")
+        var inPipe: [Int32] = [-1, -1]
+        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, input == nil || pipe(&inPipe) == 0 else {
+            throw SimEngineError(.cannotWrite, "cannot create a pipe for a child process: \(Errno(rawValue: errno))")
         }
         // Only the dup2'd copies reach the child; other children must not hold these ends open.
-        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        for fd in outPipe + errPipe + inPipe where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         #if canImport(Darwin)
             var actions: posix_spawn_file_actions_t? = nil
             var attributes: posix_spawnattr_t? = nil
@@ -144,7 +148,11 @@ package struct ChildProcess {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for (child, parent) in inherit { posix_spawn_file_actions_adddup2(&actions, parent, child) }
@@ -168,11 +176,17 @@ package struct ChildProcess {
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environment + [nil])
         close(outPipe[1])
         close(errPipe[1])
+        if inPipe[0] >= 0 { close(inPipe[0]) }
+        if let input, inPipe[1] >= 0 {
+            // Fits the pipe's buffer (`maxInput`): written whole before the child reads a byte. A child
+            // that failed to start reads nothing; its pipe end is closed, so this write fails, not blocks.
+            if status == 0 { Self.writeAll(input, to: inPipe[1]) }
+            close(inPipe[1])
+        }
         guard status == 0 else {
             close(outPipe[0])
             close(errPipe[0])
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
+            throw SimEngineError(.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
     }
@@ -180,11 +194,10 @@ package struct ChildProcess {
     /// Runs `<executable> <arguments>` to the end on this thread (spawn, poll both pipes, wait),
     /// collecting its output; kills it after `timeoutSeconds`. No task and no other thread: safe
     /// from any caller, including one on the cooperative pool.
-    package static func collect(_ arguments: [String], executable: String, timeoutSeconds: Double)
-        throws(CommandFailure)
-        -> Output
-    {
-        var child = try spawn(arguments, executable: executable)
+    package static func collect(
+        _ arguments: [String], input: [UInt8] = [], executable: String, timeoutSeconds: Double
+    ) throws(SimEngineError) -> Output {
+        var child = try spawn(arguments, input: input.isEmpty ? nil : input, executable: executable)
         var out: [UInt8] = []
         var err: [UInt8] = []
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
@@ -246,8 +259,26 @@ package struct ChildProcess {
     }
 }
 
+extension ChildProcess {
+    /// The most a child's stdin (`spawn(input:)`) may hold: below every platform's pipe buffer
+    /// (Linux 64 KiB, Darwin 16 KiB at least), so writing it never waits for the child.
+    static let maxInput = 8_192
+
+    /// Writes `bytes` whole to `fd`, retrying after EINTR and short writes; stops on another error
+    /// (the child then reads a short request and refuses it).
+    fileprivate static func writeAll(_ bytes: [UInt8], to fd: Int32) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
+    }
+}
+
 /// `read(2)`, named apart from `ChildProcess.read`.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+package func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
 }
 

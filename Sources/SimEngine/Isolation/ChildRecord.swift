@@ -11,15 +11,15 @@ package enum ChildRecord: Equatable {
     /// The failure did not reproduce: nothing to shrink.
     case notReproduced
     /// The child stopped with this failure.
-    case failure(code: Int32, message: String)
+    case failure(kind: SimEngineError.Kind, message: String)
 
     /// The record on one line.
     package var text: String {
         switch self {
         case .partial(let path): JSONValue.object(["partial": .string(path)]).text
         case .notReproduced: JSONValue.object(["notReproduced": .bool(true)]).text
-        case .failure(let code, let message):
-            JSONValue.object(["failure": .object(["code": .int(Int64(code)), "message": .string(message)])]).text
+        case .failure(let kind, let message):
+            JSONValue.object(["failure": .object(["kind": .string(kind.rawValue), "message": .string(message)])]).text
         case .shrunk(let report):
             JSONValue.object([
                 "shrunk": .object([
@@ -37,10 +37,11 @@ package enum ChildRecord: Equatable {
             self = .partial(path)
         } else if value["notReproduced"] != nil {
             self = .notReproduced
-        } else if let failure = value["failure"], let code = failure["code"]?.intValue,
+        } else if let failure = value["failure"],
+            let kind = failure["kind"]?.stringValue.flatMap(SimEngineError.Kind.init(rawValue:)),
             let message = failure["message"]?.stringValue
         {
-            self = .failure(code: Int32(truncatingIfNeeded: code), message: message)
+            self = .failure(kind: kind, message: message)
         } else if let shrunk = value["shrunk"], let runs = shrunk["runs"]?.intValue,
             let before = Self.decodeCounts(shrunk["before"]), let after = Self.decodeCounts(shrunk["after"]),
             let verdict = ReplayChildRecord.decodeVerdict(shrunk["verdict"])

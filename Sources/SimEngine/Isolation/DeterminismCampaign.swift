@@ -51,7 +51,7 @@ package struct DeterminismCampaign {
     package init(recording: IsolatedRecording) { self.recording = recording }
 
     /// Runs `seeds` in two child processes, one after the other, and compares them seed by seed.
-    package func run(_ seeds: Seeds) throws(CommandFailure) -> Report {
+    package func run(_ seeds: Seeds) throws(SimEngineError) -> Report {
         let first = try samples(seeds)
         let second = try samples(seeds)
         var differences: [(seed: UInt64, first: Sample, second: Sample)] = []
@@ -75,7 +75,7 @@ package struct DeterminismCampaign {
     }
 
     /// One child's samples by seed, and what stopped it early (if anything).
-    private func samples(_ seeds: Seeds) throws(CommandFailure) -> (samples: [UInt64: Sample], problem: String?) {
+    private func samples(_ seeds: Seeds) throws(SimEngineError) -> (samples: [UInt64: Sample], problem: String?) {
         let output = try ChildProcess.run(childArguments(seeds), timeoutSeconds: 3_600)
         var found: [UInt64: Sample] = [:]
         for line in output.stdout.split(separator: "\n") {
@@ -127,7 +127,7 @@ package struct NondeterminismEvidence: Sendable {
     package static func gather(
         seed: UInt64, firstDigest: UInt64, recording: IsolatedRecording, directory: String, stem: String,
         labels: (String, String), attempts: Int = 6
-    ) throws(CommandFailure) -> NondeterminismEvidence {
+    ) throws(SimEngineError) -> NondeterminismEvidence {
         try OutputPath.createParent(of: "\(directory)/\(stem)")
         var runs: [IsolatedRecording.Outcome] = []
         var kept: Set<String> = []
@@ -169,10 +169,10 @@ package struct NondeterminismEvidence: Sendable {
         return evidence
     }
 
-    private static func move(_ from: String, to path: String) throws(CommandFailure) {
+    private static func move(_ from: String, to path: String) throws(SimEngineError) {
         if rename(from, path) == 0 { return }
         let why = String(cString: strerror(errno))
         unlink(from)
-        throw CommandFailure(ExitStatus.cannotWrite, "cannot save \(path): \(why)")
+        throw SimEngineError(.cannotWrite, "cannot save \(path): \(why)")
     }
 }

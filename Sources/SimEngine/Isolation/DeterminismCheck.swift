@@ -21,7 +21,7 @@ package enum DeterminismCheck {
     }
 
     /// Re-records `trace`'s schedule (followed by job identity) in a child process and compares.
-    package static func replayInChild(trace: String) throws(CommandFailure) -> Verdict {
+    package static func replayInChild(trace: String) throws(SimEngineError) -> Verdict {
         let header: TraceHeader
         do {
             header = try TraceReader(path: trace).header

@@ -18,9 +18,9 @@ package final class RunMarker: @unchecked Sendable {
     private let fd: Int32
 
     /// A marker writing to `path` (created or emptied).
-    package init(path: String) throws(CommandFailure) {
+    package init(path: String) throws(SimEngineError) {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CommandFailure(ExitStatus.cannotWrite, "cannot create \(path): errno \(errno)") }
+        guard fd >= 0 else { throw SimEngineError(.cannotWrite, "cannot create \(path): errno \(errno)") }
     }
 
     deinit { close(fd) }

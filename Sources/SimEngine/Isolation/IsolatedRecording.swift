@@ -54,27 +54,30 @@ package struct IsolatedRecording {
     package func record(
         seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, scheduleFromTrace: Bool = false,
         to path: String, timeoutSeconds: Double = 300
-    ) throws(CommandFailure) -> Outcome {
-        var arguments = ["_record", scenario, "--variant", variant, "--strategy", strategy, "--seed", String(seed)]
-        arguments += ["--out", path]
-        if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
-        if scheduleFromTrace { arguments.append("--schedule-from-trace") }
-        if noise > 0 { arguments += ["--noise", String(noise)] }
-        if let prefix { arguments += ["--from", prefix.source, "--keep", String(prefix.keep)] }
-        if let estimatedSteps { arguments += ["--estimated-steps", String(estimatedSteps)] }
-        return try Self.record(arguments, executable: executable, to: path, timeoutSeconds: timeoutSeconds)
+    ) throws(SimEngineError) -> Outcome {
+        let request = RecordRequest(
+            scenario: scenario, variant: variant, strategy: strategy, seed: seed, out: path, tapeFrom: tapeFrom,
+            byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, noise: noise, from: prefix?.source, keep: prefix?.keep ?? 0,
+            estimatedSteps: estimatedSteps)
+        // The request goes on the child's stdin, one typed value (never argv to parse back).
+        return try Self.record(
+            ["_record"], input: Array(request.text.utf8), executable: executable, to: path,
+            timeoutSeconds: timeoutSeconds)
     }
 
-    /// Runs `simrun <arguments>`, a child that prints `partial <file>` and then records one run into
-    /// `path` through a checkpointing sink; seals the partial file when the child dies.
+    /// Runs `simrun <arguments>` (with `input` on its stdin), a child that prints `partial <file>`
+    /// and then records one run into `path` through a checkpointing sink; seals the partial file when
+    /// the child dies.
     package static func record(
-        _ arguments: [String], executable: String? = nil, to path: String, timeoutSeconds: Double = 300
-    ) throws(CommandFailure) -> Outcome {
-        let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: timeoutSeconds)
+        _ arguments: [String], input: [UInt8] = [], executable: String? = nil, to path: String,
+        timeoutSeconds: Double = 300
+    ) throws(SimEngineError) -> Outcome {
+        let output = try ChildProcess.run(
+            arguments, input: input, executable: executable, timeoutSeconds: timeoutSeconds)
         if output.termination == .exited(0) {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else {
-                throw CommandFailure(ExitStatus.badTrace, "\(path): the recording child left a trace without footer")
+                throw SimEngineError(.badTrace, "\(path): the recording child left a trace without footer")
             }
             return Outcome(
                 path: path, verdict: footer.verdict, eventCount: footer.eventCount, digest: footer.digest,
@@ -84,16 +87,16 @@ package struct IsolatedRecording {
             if case .partial(let path) = record { return path } else { return nil }
         }.first
         guard let partial else {
-            let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
-            // The child's own "cannot write" or "bad trace" stays that: an I/O error is never "bug found".
-            var code = ExitStatus.failure
-            if case .exited(let status) = output.termination,
-                [ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput, ExitStatus.cannotWrite].contains(
-                    status)
-            {
-                code = status
-            }
-            throw CommandFailure(code, "the recording child process failed before running: \(why)")
+            // The child's own "cannot write" or "bad trace" stays that (its failure record says which):
+            // an I/O error is never "bug found".
+            let failure = ChildRecord.records(in: output.stdout).lazy.compactMap {
+                record -> (SimEngineError.Kind, String)? in
+                if case .failure(let kind, let message) = record { return (kind, message) } else { return nil }
+            }.first
+            let why =
+                failure?.1 ?? output.stderr.split(separator: "\n").first.map(String.init)
+                ?? output.termination.description
+            throw SimEngineError(failure?.0 ?? .failed, "the recording child process failed before running: \(why)")
         }
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"
         do {

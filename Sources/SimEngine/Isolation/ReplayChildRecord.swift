@@ -5,14 +5,14 @@ import SimCore
 /// every field of the report, so the parent's verdict is the child's, field for field.
 package enum ReplayChildRecord: Equatable {
     case report(ReplayReport)
-    case failure(code: Int32, message: String)
+    case failure(kind: SimEngineError.Kind, message: String)
 
     /// The record on one line.
     package var text: String {
         switch self {
         case .report(let report): JSONValue.object(["report": Self.encode(report)]).text
-        case .failure(let code, let message):
-            JSONValue.object(["failure": .object(["code": .int(Int64(code)), "message": .string(message)])]).text
+        case .failure(let kind, let message):
+            JSONValue.object(["failure": .object(["kind": .string(kind.rawValue), "message": .string(message)])]).text
         }
     }
 
@@ -20,10 +20,12 @@ package enum ReplayChildRecord: Equatable {
     package init?(decoding line: String) {
         guard let value = try? JSONValue(parsing: line) else { return nil }
         if let failure = value["failure"] {
-            guard let code = failure["code"]?.intValue, let message = failure["message"]?.stringValue else {
+            guard let kind = failure["kind"]?.stringValue.flatMap(SimEngineError.Kind.init(rawValue:)),
+                let message = failure["message"]?.stringValue
+            else {
                 return nil
             }
-            self = .failure(code: Int32(truncatingIfNeeded: code), message: message)
+            self = .failure(kind: kind, message: message)
             return
         }
         guard let encoded = value["report"], let report = Self.decode(encoded) else { return nil }

@@ -49,12 +49,11 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     private var slotBase: Int { Self.goalBase + goals }
 
     /// Creates an anonymous shared file (unlinked at once) for `workers` workers.
-    package static func create(workers: Int, goals: Int) throws(CommandFailure) -> WorkerBoard {
+    package static func create(workers: Int, goals: Int) throws(SimEngineError) -> WorkerBoard {
         var template = Array("/tmp/simrun-board-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "cannot create the fuzz control file: \(Errno(rawValue: errno))")
+            throw SimEngineError(.cannotWrite, "cannot create the fuzz control file: \(Errno(rawValue: errno))")
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         let board = try WorkerBoard(descriptor: fd, workers: workers, goals: goals, create: true, overflow: { _ in })
@@ -64,13 +63,13 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     /// Maps the board a parent passed down as `descriptor`; failures past the slots go to `overflow`.
     package static func attach(
         descriptor: Int32, workers: Int, goals: Int, overflow: @escaping @Sendable (String) -> Void
-    ) throws(CommandFailure) -> WorkerBoard {
+    ) throws(SimEngineError) -> WorkerBoard {
         try WorkerBoard(descriptor: descriptor, workers: workers, goals: goals, create: false, overflow: overflow)
     }
 
     private init(
         descriptor: Int32, workers: Int, goals: Int, create: Bool, overflow: @escaping @Sendable (String) -> Void
-    ) throws(CommandFailure) {
+    ) throws(SimEngineError) {
         self.descriptor = descriptor
         self.overflow = overflow
         self.workers = workers
@@ -80,11 +79,11 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
         count = Self.header + workers * stride
         let bytes = count * 8
         if create && ftruncate(descriptor, off_t(bytes)) != 0 {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot size the fuzz control file: \(Errno(rawValue: errno))")
+            throw SimEngineError(.cannotWrite, "cannot size the fuzz control file: \(Errno(rawValue: errno))")
         }
         let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
         guard let mapped, mapped != MAP_FAILED else {
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot map the fuzz control file: \(Errno(rawValue: errno))")
+            throw SimEngineError(.cannotWrite, "cannot map the fuzz control file: \(Errno(rawValue: errno))")
         }
         words = mapped.bindMemory(to: Atomic<UInt64>.self, capacity: count)
         if create {

@@ -6,7 +6,7 @@ import SimCore
 /// replacement that finishes the dead worker's chunk.
 final class WorkerPool {
     /// Starts worker `w`, resuming the given rest of a chunk.
-    typealias Spawn = (_ worker: Int, _ resume: Range<UInt64>?, _ board: WorkerBoard) throws(CommandFailure) ->
+    typealias Spawn = (_ worker: Int, _ resume: Range<UInt64>?, _ board: WorkerBoard) throws(SimEngineError) ->
         ChildProcess
 
     private struct Worker {
@@ -36,7 +36,7 @@ final class WorkerPool {
     }
 
     /// Starts one worker per board slot.
-    func start() throws(CommandFailure) {
+    func start() throws(SimEngineError) {
         for w in 0..<board.workers { workers.append(Worker(child: try spawn(w, nil, board))) }
     }
 
@@ -51,7 +51,7 @@ final class WorkerPool {
     }
 
     /// Waits up to 50 ms for output, reads it, and collects workers that ended.
-    func step() throws(CommandFailure) {
+    func step() throws(SimEngineError) {
         var streams: [(owner: Int, stream: ChildProcess.Stream, descriptor: Int32)] = []
         for case (let w, let worker?) in workers.enumerated() {
             for stream in worker.child.openStreams { streams.append((w, stream, worker.child.descriptor(stream))) }
@@ -84,19 +84,17 @@ final class WorkerPool {
 
     /// A worker whose pipes closed has ended: wait for it, and if it died mid-run, record the crash
     /// and start its replacement.
-    private func collect(_ w: Int, _ worker: Worker) throws(CommandFailure) {
+    private func collect(_ w: Int, _ worker: Worker) throws(SimEngineError) {
         let termination = worker.child.wait()
         guard termination != .exited(0) else { return }
         let stderr = String(decoding: worker.stderrTail, as: UTF8.self)
         guard let index = board.inFlight(w) else {
             let why = ChildProcess.trapMessage(in: stderr) ?? stderr.split(separator: "\n").last.map(String.init)
-            throw CommandFailure(
-                ExitStatus.failure, "fuzz worker \(w) \(termination) before running a seed: \(why ?? "")")
+            throw SimEngineError(.failed, "fuzz worker \(w) \(termination) before running a seed: \(why ?? "")")
         }
         board.setInFlight(w, nil)
         guard let seed = space.seed(at: index) else {
-            throw CommandFailure(
-                ExitStatus.failure, "fuzz worker \(w) died at seed index \(index), outside the campaign")
+            throw SimEngineError(.failed, "fuzz worker \(w) died at seed index \(index), outside the campaign")
         }
         let message = ChildProcess.trapMessage(in: stderr) ?? "the model \(termination)"
         crashedRuns += 1

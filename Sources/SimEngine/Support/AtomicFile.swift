@@ -16,31 +16,31 @@ package enum AtomicFile {
     /// Writes `bytes` to `path`: a regular file through a temporary name beside it (the same file
     /// system, so the rename is atomic), synced before and after the rename; a device, FIFO or
     /// descriptor (`-`, `/dev/stdout`) written to, never replaced (see `OutputTarget`).
-    package static func write(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(SimEngineError) {
         do throws(TraceError) {
             try OutputTarget.write(bytes, to: path)
         } catch {
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "cannot write \(path): \(error.detail.isEmpty ? error.expected : error.detail)")
+            throw SimEngineError(
+                .cannotWrite, "cannot write \(path): \(error.detail.isEmpty ? error.expected : error.detail)")
         }
     }
 
     /// Copies the file at `source` to `destination`, atomically (at most `limit` bytes).
     package static func copy(from source: String, to destination: String, limit: Int = 1 << 30)
-        throws(CommandFailure)
+        throws(SimEngineError)
     {
         try write(try read(source, limit: limit), to: destination)
     }
 
     /// The whole file at `path`: exit 66 when it does not exist, 65 when it is larger than `limit`
     /// bytes or cannot be read.
-    package static func read(_ path: String, limit: Int) throws(CommandFailure) -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws(SimEngineError) -> [UInt8] {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
         } catch {
             let missing = (error as? Errno) == .noSuchFileOrDirectory
-            throw CommandFailure(missing ? ExitStatus.missingInput : ExitStatus.badTrace, "\(path): \(error)")
+            throw SimEngineError(missing ? .missingInput : .badTrace, "\(path): \(error)")
         }
         defer { try? descriptor.close() }
         var bytes: [UInt8] = []
@@ -50,12 +50,12 @@ package enum AtomicFile {
             do {
                 count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
             } catch {
-                throw CommandFailure(ExitStatus.badTrace, "\(path): \(error)")
+                throw SimEngineError(.badTrace, "\(path): \(error)")
             }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
             guard bytes.count <= limit else {
-                throw CommandFailure(ExitStatus.badTrace, "\(path): larger than \(limit) bytes")
+                throw SimEngineError(.badTrace, "\(path): larger than \(limit) bytes")
             }
         }
     }

@@ -15,18 +15,18 @@ package func systemMessage(_ code: Int32) -> String {
 }
 
 /// Creates a directory (and its parents) if it does not exist.
-package func ensureDirectory(_ path: String) throws(CommandFailure) {
+package func ensureDirectory(_ path: String) throws(SimEngineError) {
     var current = path.hasPrefix("/") ? "/" : ""
     for component in path.split(separator: "/") {
         current += component + "/"
         if mkdir(current, 0o755) != 0 && errno != EEXIST {
             let code = errno
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "cannot create directory \(String(current.dropLast())): \(systemMessage(code))")
+            throw SimEngineError(
+                .cannotWrite, "cannot create directory \(String(current.dropLast())): \(systemMessage(code))")
         }
     }
     guard isDirectory(path) else {
-        throw CommandFailure(ExitStatus.cannotWrite, "cannot use \(path) as a directory: it is a file")
+        throw SimEngineError(.cannotWrite, "cannot use \(path) as a directory: it is a file")
     }
 }
 
@@ -48,11 +48,11 @@ package enum OutputPath {
     /// the command has read its input, and a campaign that finds nothing leaves no empty directory
     /// behind): it, or its nearest existing ancestor, must be a directory in which a file can be
     /// created and removed — `access(W_OK)` is no proof when running as root or on a read-only mount.
-    package static func prepareDirectory(_ directory: String, flag: String) throws(CommandFailure) {
-        do throws(CommandFailure) {
+    package static func prepareDirectory(_ directory: String, flag: String) throws(SimEngineError) {
+        do throws(SimEngineError) {
             try checkWritable(directory)
         } catch {
-            throw CommandFailure(error.code, "\(flag) \(directory): \(error.message)")
+            throw SimEngineError(error.kind, "\(flag) \(directory): \(error.message)")
         }
     }
 
@@ -63,32 +63,32 @@ package enum OutputPath {
     /// How the file is written follows `OutputTarget`: a regular file is replaced atomically; a
     /// device, FIFO or descriptor is written to; a link to a file, a directory, a block device or a
     /// name ending in `/` is refused here, before any work.
-    package static func prepareFile(_ file: String, flag: String) throws(CommandFailure) {
+    package static func prepareFile(_ file: String, flag: String) throws(SimEngineError) {
         switch OutputTarget.of(file) {
         case .refused(let reason):
-            throw CommandFailure(ExitStatus.cannotWrite, "\(flag) \(file): \(reason)")
+            throw SimEngineError(.cannotWrite, "\(flag) \(file): \(reason)")
         case .descriptor, .writeInPlace:
             return  // written to as it is: nothing is created beside it
         case .replace:
             break
         }
         if isDirectory(file) {
-            throw CommandFailure(ExitStatus.cannotWrite, "\(flag) \(file): is a directory; give a file name")
+            throw SimEngineError(.cannotWrite, "\(flag) \(file): is a directory; give a file name")
         }
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             try checkWritable(directory(of: file))
         } catch {
-            throw CommandFailure(error.code, "\(flag) \(file): \(error.message)")
+            throw SimEngineError(error.kind, "\(flag) \(file): \(error.message)")
         }
     }
 
     /// Creates the directory `file` goes in (and its parents), right before writing it.
-    package static func createParent(of file: String) throws(CommandFailure) {
+    package static func createParent(of file: String) throws(SimEngineError) {
         guard OutputTarget.of(file) == .replace else { return }
         try ensureDirectory(directory(of: file))
     }
 
-    private static func checkWritable(_ directory: String) throws(CommandFailure) {
+    private static func checkWritable(_ directory: String) throws(SimEngineError) {
         var existing = directory.isEmpty ? "." : directory
         while !fileExists(existing) {
             let parent = Self.directory(of: existing)
@@ -96,7 +96,7 @@ package enum OutputPath {
             existing = parent
         }
         guard isDirectory(existing) else {
-            throw CommandFailure(ExitStatus.cannotWrite, "\(existing) is a file, not a directory")
+            throw SimEngineError(.cannotWrite, "\(existing) is a file, not a directory")
         }
         try probe(existing)
     }
@@ -107,12 +107,12 @@ package enum OutputPath {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    private static func probe(_ directory: String) throws(CommandFailure) {
+    private static func probe(_ directory: String) throws(SimEngineError) {
         let name = "\(directory)/.simrun-probe-\(getpid())"
         let fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else {
             let code = errno
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot write in \(directory): \(systemMessage(code))")
+            throw SimEngineError(.cannotWrite, "cannot write in \(directory): \(systemMessage(code))")
         }
         close(fd)
         unlink(name)
@@ -121,7 +121,7 @@ package enum OutputPath {
 
 /// A fresh directory `$TMPDIR/<prefix>-XXXXXX` (or under /tmp), for benchmark traces and for
 /// findings that could not be saved where asked.
-package func makeScratchDirectory(prefix: String) throws(CommandFailure) -> String {
+package func makeScratchDirectory(prefix: String) throws(SimEngineError) -> String {
     let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
@@ -130,7 +130,7 @@ package func makeScratchDirectory(prefix: String) throws(CommandFailure) -> Stri
     }
     guard let made else {
         let code = errno
-        throw CommandFailure(ExitStatus.cannotWrite, "cannot create a directory under \(base): \(systemMessage(code))")
+        throw SimEngineError(.cannotWrite, "cannot create a directory under \(base): \(systemMessage(code))")
     }
     return String(cString: made)
 }

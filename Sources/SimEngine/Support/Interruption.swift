@@ -65,7 +65,7 @@ package enum Interruption {
             let message: StaticString =
                 "\nsimrun: interrupted; stopped before the end, no output file was left half-written\n"
             _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
-            _exit(ExitStatus.interrupted)
+            _exit(128 + SIGINT)  // as shells report a Ctrl-C (SimRunKit's ExitStatus.interrupted)
         }
         _ = signal(number, handler)
     }

@@ -24,7 +24,7 @@ extension Benchmark {
         func rate(jobs: Int) throws(CommandFailure) -> Double {
             let config = Fuzzer.Configuration(seeds: seeds, jobs: jobs, keepGoing: true)
             guard inProcesses else { return Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond }
-            let outcome = try FuzzSupervisor(plan: plan, strategy: spec.description, configuration: config)
+            let outcome = try FuzzSupervisor(plan: plan, configuration: config)
                 .runCampaign { _, _, _, _ in }
             guard outcome.report.schedules == seeds.count else {
                 throw CommandFailure(
@@ -61,7 +61,75 @@ extension Benchmark {
                 ratio: speedup, ratioMeaning: "jobs-N rate / jobs-1 rate", target: "context", met: nil,
                 note: "the --jobs scaling curve up to this machine's \(cores) cores; " + how)
         }
-        return [main] + scaling
+        return [main] + scaling + (try isolationFigures(plan: plan))
+    }
+
+    /// What isolating runs costs, measured in one run on the same seeds' kind of work: schedules/s on
+    /// one thread in this process, in one long-lived worker process (`_worker`, running schedules
+    /// until one traps, then replaced: what `simrun fuzz` does), and with one child process per
+    /// schedule (the same worker, started for one seed at a time). The first row is the long-lived
+    /// worker against in process; the second, the long-lived worker against a child per schedule.
+    func isolationFigures(plan: RunPlan) throws(CommandFailure) -> [BenchFigure] {
+        let seeds = 0..<UInt64(configuration.fuzzSeeds)
+        let perChildSeeds = UInt64(configuration.isQuick ? 20 : 500)
+        guard ChildProcess.isAvailable else {
+            let why = "not measured: this program cannot re-execute itself (no worker processes)"
+            return [
+                BenchFigure(
+                    key: "fuzz_isolation_worker", name: "fuzz schedules/s, one long-lived worker process", value: 0,
+                    unit: "schedules/s", baselineName: "in process", baseline: nil, ratioText: "n/a", ratio: nil,
+                    ratioMeaning: "worker rate / in-process rate", target: "context", met: nil, note: why),
+                BenchFigure(
+                    key: "fuzz_isolation_child_per_schedule", name: "fuzz schedules/s, one child process per schedule",
+                    value: 0, unit: "schedules/s", baselineName: "long-lived worker", baseline: nil, ratioText: "n/a",
+                    ratio: nil, ratioMeaning: "worker rate / child-per-schedule rate", target: "context", met: nil,
+                    note: why),
+            ]
+        }
+        var inProcess = 0.0
+        var worker = 0.0
+        var perChild = 0.0
+        for _ in 0..<repetitions {
+            let config = Fuzzer.Configuration(seeds: seeds, jobs: 1, keepGoing: true)
+            inProcess = max(inProcess, Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond)
+            let outcome = try FuzzSupervisor(plan: plan, configuration: config).runCampaign { _, _, _, _ in }
+            guard outcome.report.schedules == seeds.count else {
+                throw CommandFailure(
+                    ExitStatus.failure, "bench: the worker ran \(outcome.report.schedules) of \(seeds.count) seeds")
+            }
+            worker = max(worker, outcome.report.schedulesPerSecond)
+            let start = ContinuousClock.now
+            for seed in 0..<perChildSeeds {
+                let one = Fuzzer.Configuration(seeds: seed..<(seed + 1), jobs: 1, keepGoing: true)
+                let ran = try FuzzSupervisor(plan: plan, configuration: one).runCampaign { _, _, _, _ in }
+                guard ran.report.schedules == 1 else {
+                    throw CommandFailure(
+                        ExitStatus.failure, "bench: a one-seed child ran \(ran.report.schedules) seeds")
+                }
+            }
+            perChild = max(perChild, Double(perChildSeeds) / (ContinuousClock.now - start).seconds)
+        }
+        // What a schedule costs more than in process, in microseconds (none measurable below zero: noise).
+        let overhead = { (rate: Double) -> String in
+            let extra = (1 / rate - 1 / inProcess) * 1e6
+            return extra > 0 ? "\(extra.rounded(significant: 3)) µs" : "nothing measurable (it ran faster here: noise)"
+        }
+        let how =
+            "lost-input-navigation buggy, pct, --keep-going, one job; in process and the worker: \(seeds.count) seeds, a child per schedule: \(perChildSeeds) seeds (spawn, board and plan each time)"
+        return [
+            BenchFigure(
+                key: "fuzz_isolation_worker", name: "fuzz schedules/s, one long-lived worker process", value: worker,
+                unit: "schedules/s", baselineName: "in process", baseline: inProcess,
+                ratioText: "\((worker / inProcess).rounded(significant: 3))x", ratio: worker / inProcess,
+                ratioMeaning: "worker rate / in-process rate", target: "context", met: nil,
+                note: "isolation in a long-lived worker costs \(overhead(worker)) a schedule; " + how),
+            BenchFigure(
+                key: "fuzz_isolation_child_per_schedule", name: "fuzz schedules/s, one child process per schedule",
+                value: perChild, unit: "schedules/s", baselineName: "long-lived worker", baseline: worker,
+                ratioText: "worker \((worker / perChild).rounded(significant: 3))x faster", ratio: worker / perChild,
+                ratioMeaning: "worker rate / child-per-schedule rate", target: "context", met: nil,
+                note: "a child per schedule costs \(overhead(perChild)) a schedule; " + how),
+        ]
     }
 
     /// The `--jobs` values the scaling curve measures: 1, 2, 4, 8, … and `cores` itself (at least 1, 2).

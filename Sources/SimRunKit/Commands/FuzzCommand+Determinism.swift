@@ -1,7 +1,8 @@
 import SimCore
 import SimEngine
 
-/// Nondeterminism as a finding that explains itself: a seed that runs differently in two processes
+/// Nondeterminism as a finding that explains itself (the engine's `FindingCampaign` gathers the
+/// evidence of a finding; `--check-determinism` here): a seed that runs differently in two processes
 /// is reported with both verdicts, the first event where the runs part, and both traces saved under
 /// names that say so (`<scenario>-<variant>-seed<S>-nondeterministic-<which>.simtrace`). A run that
 /// passed is never saved as a failure.
@@ -34,24 +35,6 @@ extension FuzzCommand {
 
     /// The differing runs of one seed are explained for at most this many seeds (each costs recordings).
     static let explainedDifferences = 3
-
-    /// A failing seed whose re-run here gave other events than its worker's run: records it again
-    /// until both behaviours are seen, prints both verdicts and where they part; the traces saved.
-    func reportNondeterministic(
-        _ finding: Fuzzer.Finding, workerDigest: UInt64, plan: RunPlan, context: CommandContext
-    ) throws(CommandFailure) -> [String] {
-        let console = context.console
-        console.out("NONDETERMINISTIC: seed \(finding.seed) ran differently in two processes")
-        let evidence = try NondeterminismEvidence.gather(
-            seed: finding.seed, firstDigest: workerDigest, recording: recording(plan), directory: out,
-            stem: stem(plan, seed: finding.seed), labels: ("worker", "rerun"))
-        let worker =
-            evidence.outcome("worker").map { Self.describe($0.verdict, $0.digest.value) }
-            ?? "FAIL (digest \(Self.hex(workerDigest)); no recording here reproduced it in \(evidence.recordings))"
-        console.out("  worker process: \(worker)")
-        console.out("  re-run here:    \(Self.describe(evidence.outcome("rerun")?.verdict ?? finding.verdict, nil))")
-        return present(evidence, console: console)
-    }
 
     /// `--check-determinism[=N]`: every N-th seed of those the campaign ran, in two more processes.
     func checkDeterminism(
@@ -86,7 +69,7 @@ extension FuzzCommand {
             }
             console.out("  first process:  \(verdicts[0]) (digest \(Self.hex(difference.first.digest)))")
             console.out("  second process: \(verdicts[1]) (digest \(Self.hex(difference.second.digest)))")
-            summary.differences.append((difference.seed, verdicts, present(evidence, console: console)))
+            summary.differences.append((difference.seed, verdicts, Self.present(evidence, console: console)))
         }
         let shown = summary.differences.count - min(summary.differences.count, Self.explainedDifferences)
         if shown > 0 { console.out("  (\(shown) more differing seeds not explained)") }
@@ -100,7 +83,7 @@ extension FuzzCommand {
     }
 
     /// Prints the first difference and the saved traces; returns the traces' paths.
-    private func present(_ evidence: NondeterminismEvidence, console: Console) -> [String] {
+    static func present(_ evidence: NondeterminismEvidence, console: Console) -> [String] {
         if let divergence = evidence.divergence {
             for line in divergence { console.out("  \(line)") }
         } else {

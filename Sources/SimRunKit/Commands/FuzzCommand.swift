@@ -153,45 +153,15 @@ struct FuzzCommand: CatalogCommand {
                     + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
                     + prefixNote(plan))
         }
-        let outcome = try runCampaign(plan: plan, configuration: config, console: console)
+        // The engine runs the seeds and saves, shrinks and re-checks each finding; this command
+        // presents each one as it is handled (FindingPresenter).
+        let presenter = FindingPresenter(command: self, plan: plan, context: context)
+        let campaign = FindingCampaign(
+            plan: plan, configuration: config, options: .init(directory: out, shrink: !noShrink))
+        let result = try campaign.run(observer: presenter)
+        let outcome = result.outcome
         let report = outcome.report
-        console.endProgress()
-        var shownTimeline = noShow
-        var oracleCounts: [String: Int] = [:]
-        var traces: [UInt64: String] = [:]  // seed → saved trace, for the JSON document
-        for finding in report.findings {
-            // Distinct failures of one oracle (other message shapes) get -2, -3, … so none overwrites another.
-            let seen = (oracleCounts[finding.signature.oracle] ?? 0) + 1
-            oracleCounts[finding.signature.oracle] = seen
-            if outcome.nondeterministic.contains(finding.seed), let workerDigest = outcome.workerDigests[finding.seed] {
-                do throws(CommandFailure) {
-                    let paths = try reportNondeterministic(
-                        finding, workerDigest: workerDigest, plan: plan, context: context)
-                    traces[finding.seed] = paths.first
-                } catch {
-                    console.err("\(context.programName): seed \(finding.seed): \(error.message)")
-                }
-                // The re-run here passed: the failure is the nondeterminism, never a passing trace.
-                guard finding.verdict.isFailure else { continue }
-            }
-            // A finding stands (exit 1) even when saving, shrinking or re-checking it fails: the
-            // failure is said on stderr, never turned into the exit code of a write error.
-            do throws(CommandFailure) {
-                traces[finding.seed] = try reportFinding(
-                    finding, plan: plan, context: context, showTimeline: !shownTimeline, shrink: !outcome.interrupted,
-                    suffix: seen == 1 ? "" : "-\(seen)")
-            } catch {
-                console.err("\(context.programName): seed \(finding.seed): \(error.message)")
-            }
-            shownTimeline = true
-        }
-        for (number, crash) in outcome.crashes.enumerated() {
-            do throws(CommandFailure) {
-                traces[crash.seed] = try reportCrash(crash, number: number, plan: plan, context: context)
-            } catch {
-                console.err("\(context.programName): seed \(crash.seed): \(error.message)")
-            }
-        }
+        let traces = presenter.traces
         summarize(report, crashes: outcome.crashes.count, console: console)
         if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
         var determinism: DeterminismSummary?
@@ -222,62 +192,6 @@ struct FuzzCommand: CatalogCommand {
             console: console)
         console.json(document.text)
         return status
-    }
-
-    /// Saves, shrinks, checks and prints one finding; where its trace was saved.
-    private func reportFinding(
-        _ finding: Fuzzer.Finding, plan: RunPlan, context: CommandContext, showTimeline: Bool, shrink: Bool,
-        suffix: String
-    ) throws(CommandFailure) -> String {
-        let console = context.console
-        console.out("FAIL at seed \(finding.seed): \(finding.verdict)")
-        let wanted =
-            "\(out)/"
-            + findingFileName(plan.scenario.name, plan.variant, oracle: finding.signature.oracle, suffix: suffix)
-        // Saved as found first, then shrunk by a child process: a candidate schedule may trap.
-        let identity = FindingStore.Identity(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: finding.seed)
-        let (found, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {
-            (target: String) throws(CommandFailure) -> RunResult in
-            try Recorder.record(
-                plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategy.description, to: target,
-                options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
-        }
-        // The trace is saved: whatever fails after this (shrinking, the re-check, both need $TMPDIR) is
-        // said, and the trace and replay lines are still printed.
-        do throws(CommandFailure) {
-            var recorded = (verdict: found.verdict, eventCount: found.eventCount)
-            if !noShrink && shrink, let footer = try shrinkInChild(path, plan: plan, console: console) {
-                recorded = (footer.verdict, footer.eventCount)
-            }
-            if plan.scenario.callSpace != nil && recorded.verdict != finding.verdict {
-                // An object check shrinks its calls too: the table found is not the table saved.
-                console.out("  shrunk to: \(recorded.verdict)")
-            }
-            if !FailureSignature(finding.verdict).matches(recorded.verdict) {
-                console.out(
-                    "  warning: the saved schedule ended with \(recorded.verdict) — the scenario may not be deterministic"
-                )
-            }
-            if showTimeline && recorded.eventCount <= 400 && console.outputStyle == .human {
-                do {
-                    try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
-                } catch {
-                    throw TraceInput.failure(error)
-                }
-            }
-            try checkReplay(of: path, plan: plan, console: console)
-        } catch {
-            console.err("\(context.programName): seed \(finding.seed): \(error.message) (the trace is saved as found)")
-        }
-        console.out("  trace:  \(path)")
-        console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
-        if let hint = plan.scenario.fixHintLine(
-            for: plan.variant, replayCommand: "\(context.programName) replay \(shellQuoted(path))")
-        {
-            console.out(hint)
-        }
-        return path
     }
 
     private func summarize(_ report: Fuzzer.Report, crashes: Int, console: Console) {

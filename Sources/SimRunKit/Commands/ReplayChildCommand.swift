@@ -24,7 +24,7 @@ struct ReplayChildCommand: CatalogCommand {
                         trace: trace, variant: variant, noise: noise, build: build,
                         judgeUnknownBuild: judgeUnknownBuild), catalog: context.catalog))
         } catch {
-            record = .failure(code: error.code, message: error.message)
+            record = .failure(kind: error.kind, message: error.message)
         }
         context.console.out(record.text)
         return ExitStatus.ok

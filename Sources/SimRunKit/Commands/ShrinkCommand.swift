@@ -109,7 +109,7 @@ struct ShrinkChildCommand: CatalogCommand {
                 try TraceShrink.shrink(input, footer: footer, plan: plan, to: trace).map { .shrunk($0) }
                 ?? .notReproduced
         } catch {
-            record = .failure(code: error.code, message: error.message)
+            record = .failure(kind: error.kind, message: error.message)
         }
         Console().out(record.text)
         return ExitStatus.ok

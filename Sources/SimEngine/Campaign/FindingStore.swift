@@ -1,4 +1,3 @@
-import SimEngine
 import SimTrace
 
 #if canImport(Glibc)
@@ -16,35 +15,46 @@ import SimTrace
 /// Campaigns may share an output directory (two shards, two runs one after the other): a trace is
 /// never saved over another finding's. The wanted name is used when free or when it holds the same
 /// finding (a re-run); otherwise the first free `<name>-N.simtrace`, claimed atomically.
-struct FindingStore {
-    let console: Console
+package struct FindingStore {
+    /// Told where a trace went instead of the place asked for (one line).
+    let warn: (String) -> Void
+
+    /// A store that says on `warn` where a trace was saved instead.
+    package init(warn: @escaping (String) -> Void) { self.warn = warn }
 
     /// What makes two saved traces the same finding: the run that produced it.
-    struct Identity: Equatable {
-        var scenario: String
-        var variant: String
-        var strategy: String
-        var seed: UInt64
+    package struct Identity: Equatable {
+        package var scenario: String
+        package var variant: String
+        package var strategy: String
+        package var seed: UInt64
+
+        package init(scenario: String, variant: String, strategy: String, seed: UInt64) {
+            self.scenario = scenario
+            self.variant = variant
+            self.strategy = strategy
+            self.seed = seed
+        }
     }
 
     /// Records with `record` to `path` (or the name `claim` gives when another finding holds it); on a
     /// write failure, to the same file name in `$TMPDIR/simrun-findings-XXXXXX`. Returns the result
     /// and where the trace is.
-    func save<Saved>(
-        to path: String, identity: Identity? = nil, _ record: (String) throws(CommandFailure) -> Saved
-    ) throws(CommandFailure) -> (result: Saved, path: String) {
+    package func save<Saved>(
+        to path: String, identity: Identity? = nil, _ record: (String) throws(SimEngineError) -> Saved
+    ) throws(SimEngineError) -> (result: Saved, path: String) {
         var claim: Claim?
         defer { claim?.release() }
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             try ensureDirectory(OutputPath.directory(of: path))
             claim = identity.map { Self.claim(path, for: $0) }
             let target = claim?.path ?? path
             return (try record(target), target)
-        } catch  where error.code == ExitStatus.cannotWrite {
+        } catch  where error.kind == .cannotWrite {
             let name = path.split(separator: "/").last.map(String.init) ?? "finding.simtrace"
             let fallback = try makeScratchDirectory(prefix: "simrun-findings") + "/" + name
             let result = try record(fallback)
-            console.err("warning: \(error.message); the trace was saved to \(fallback) instead")
+            warn("warning: \(error.message); the trace was saved to \(fallback) instead")
             return (result, fallback)
         }
     }
@@ -52,12 +62,12 @@ struct FindingStore {
     /// A name claimed for one finding until `release`: `path`, guarded by a hidden `.<name>.claim`
     /// file beside it (created exclusively, holding the pid) so that two campaigns writing at once
     /// never pick the same name, while the final name only ever holds a complete trace.
-    struct Claim {
-        var path: String
+    package struct Claim {
+        package var path: String
         var lock: String?
 
         /// Removes the claim file (the trace, written or not, stays as it is).
-        func release() {
+        package func release() {
             if let lock { unlink(lock) }
         }
     }
@@ -65,7 +75,7 @@ struct FindingStore {
     /// A name for a finding of `identity` near `wanted`: `wanted` when it is free or holds the same
     /// finding (a re-run of the campaign), else `<name>-2.simtrace`, -3, … The caller releases it
     /// once the trace is written.
-    static func claim(_ wanted: String, for identity: Identity) -> Claim {
+    package static func claim(_ wanted: String, for identity: Identity) -> Claim {
         let stem = wanted.hasSuffix(".simtrace") ? String(wanted.dropLast(".simtrace".count)) : wanted
         let directory = OutputPath.directory(of: wanted)
         for number in 1...1000 {
@@ -108,7 +118,7 @@ struct FindingStore {
     }
 
     /// True when the trace at `path` is a finding of `identity`.
-    static func holds(_ path: String, _ identity: Identity) -> Bool {
+    package static func holds(_ path: String, _ identity: Identity) -> Bool {
         guard let header = try? TraceReader(path: path).header else { return false }
         return Identity(
             scenario: header.scenario, variant: header.variant, strategy: header.strategy, seed: header.seed)

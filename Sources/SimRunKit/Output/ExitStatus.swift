@@ -1,3 +1,5 @@
+import SimEngine
+
 /// The exit codes of every simrun command: one table, shown by `--help` and README.
 ///
 /// The numbers follow BSD's `sysexits.h` where one fits (64 usage, 65 data, 66 no input, 73 cannot
@@ -52,21 +54,49 @@ extension String {
     }
 }
 
-/// A command's failure with its exit code and one line to print.
-public struct CommandFailure: Error, CustomStringConvertible {
-    /// The process exit status (one of `ExitStatus`).
-    public var code: Int32
-    /// One line saying what went wrong and, where it helps, what to do.
-    public var message: String
+/// A command's failure: the engine's error, whose kind gives the exit code. Commands throw it as
+/// `CommandFailure(ExitStatus.x, message)`; the engine's own errors arrive as they are.
+public typealias CommandFailure = SimEngineError
 
-    /// A failure with this exit code and message.
-    public init(_ code: Int32, _ message: String) {
-        self.code = code
-        self.message = message
+extension SimEngineError {
+    /// The process exit status for this failure (one of `ExitStatus`).
+    public var code: Int32 { Self.code(for: kind) }
+
+    /// The exit status of each kind: the one place the engine's kinds meet the exit-code table.
+    public static func code(for kind: Kind) -> Int32 {
+        switch kind {
+        case .usage: ExitStatus.usage
+        case .badTrace: ExitStatus.badTrace
+        case .missingInput: ExitStatus.missingInput
+        case .cannotWrite: ExitStatus.cannotWrite
+        case .failed: ExitStatus.failure
+        case .interrupted: ExitStatus.interrupted
+        }
     }
 
-    /// The message.
-    public var description: String { message }
+    /// A failure with this exit code (one of `ExitStatus`; any other is a plain failure, 1).
+    public init(_ code: Int32, _ message: String) {
+        let kind = Kind.allCases.first { Self.code(for: $0) == code } ?? .failed
+        self.init(kind, message)
+    }
+}
 
-    package static func usage(_ message: String) -> CommandFailure { .init(ExitStatus.usage, message) }
+extension CampaignMerge {
+    /// The exit status `fuzz` would give, and merge's own for what only merge can see: 1 when
+    /// something failed, else 65 when seeds were run twice, 66 when seeds are missing, 130 when a
+    /// shard was interrupted, 0 when the whole campaign ran and passed.
+    public var exitCode: Int32 {
+        switch status {
+        case .failed: ExitStatus.failure
+        case .overlapping: ExitStatus.badTrace
+        case .missing: ExitStatus.missingInput
+        case .interrupted: ExitStatus.interrupted
+        case .passed: ExitStatus.ok
+        }
+    }
+}
+
+extension MergeError {
+    /// The exit status for it: 66 when there is nothing to merge, else 65.
+    public var exitCode: Int32 { kind == .missing ? ExitStatus.missingInput : ExitStatus.badTrace }
 }

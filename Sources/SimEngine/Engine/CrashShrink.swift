@@ -1,5 +1,4 @@
 import SimCore
-import SimEngine
 import SimTrace
 
 #if canImport(Glibc)
@@ -16,15 +15,15 @@ import SimTrace
 /// and lets `fifo` choose the rest; the smallest K found by bisection whose run crashes at the same
 /// place — the same trap message (numbers aside, as findings are grouped) in the same job — is
 /// recorded as the shrunk trace. Departures from fifo after the K-th decision are all dropped.
-enum CrashShrink {
+package enum CrashShrink {
     /// Where a crash trace trapped: its failure signature and the job running (`lane/label`).
     private struct Place: Equatable {
         var signature: FailureSignature
         var job: String?
 
-        init(path: String, verdict: Verdict) throws(CommandFailure) {
+        init(path: String, verdict: Verdict) throws(SimEngineError) {
             signature = FailureSignature(verdict)
-            job = try CrashContext(path: path).job.map { job in
+            job = try CrashShrink.runningJob(path: path).map { job in
                 job.split(separator: "#").first.map(String.init) ?? job
             }
         }
@@ -32,15 +31,15 @@ enum CrashShrink {
 
     /// Shrinks the crash trace `input` (of `plan`) and records the shrunk run at `path`; nil when no
     /// candidate, the whole recorded schedule included, crashes at the recorded place on this build.
-    static func shrink(_ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String)
-        throws(CommandFailure) -> ShrinkReport?
+    package static func shrink(_ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String)
+        throws(SimEngineError) -> ShrinkReport?
     {
         let target = try Place(path: input.path, verdict: footer.verdict)
         let before = counts(input, footer)
         var runs = 0
         // Records the candidate keeping `keep` decisions; true when it crashed at `target` and is
         // smaller (fewer non-fifo decisions, or as many and fewer events). With `anySize`, only the place counts.
-        func attempt(_ keep: Int, to output: String, anySize: Bool = false) throws(CommandFailure) -> Bool {
+        func attempt(_ keep: Int, to output: String, anySize: Bool = false) throws(SimEngineError) -> Bool {
             runs += 1
             let recording = IsolatedRecording(
                 scenario: input.header.scenario, variant: plan.variant, strategy: "fifo", noise: plan.noise,
@@ -78,13 +77,32 @@ enum CrashShrink {
         }
         guard rename(written, path) == 0 else {
             unlink(written)
-            throw CommandFailure(ExitStatus.cannotWrite, "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw SimEngineError(.cannotWrite, "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         let shrunk = try TraceInput(path: path)
         guard let after = shrunk.footer else {
-            throw CommandFailure(ExitStatus.badTrace, "\(path): the shrunk crash trace has no footer")
+            throw SimEngineError(.badTrace, "\(path): the shrunk crash trace has no footer")
         }
         return ShrinkReport(runs: runs, before: before, after: counts(shrunk, after), verdict: after.verdict)
+    }
+
+    /// The job running at the end of the trace at `path` (`lane/label#ordinal`, from its last
+    /// `sched.pick`); nil when no job was picked.
+    package static func runningJob(path: String) throws(SimEngineError) -> String? {
+        var job: String?
+        do {
+            let reader = try TraceReader(path: path)
+            while let record = try reader.next() {
+                guard case .event(let event) = record, reader.text(event.kind) == "sched.pick" else { continue }
+                let ordinal = event.fields.first.flatMap { field -> Int64? in
+                    if case .int(let n) = field.value { return n } else { return nil }
+                }
+                job = "\(reader.text(event.lane))/\(reader.text(event.subject))" + (ordinal.map { "#\($0)" } ?? "")
+            }
+        } catch {
+            throw TraceInput.failure(error)
+        }
+        return job
     }
 
     private static func counts(_ input: TraceInput, _ footer: TraceFooter) -> ShrinkCounts {

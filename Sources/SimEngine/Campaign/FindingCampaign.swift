@@ -1,0 +1,421 @@
+import SimCore
+import SimTrace
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A campaign that ends in saved findings: runs the seeds (in worker processes where this program
+/// can re-run itself, else on threads here), then saves each distinct failure's trace (in a fresh
+/// temporary directory when the one asked for cannot be written), shrinks it, and replays the saved
+/// trace once more to check that it gives the same events. `simrun fuzz` and SimTesting's `explore`
+/// both run this and only present its ``Result``.
+///
+/// Crashes (a run that trapped, taking its worker process down) are recorded again in a child,
+/// sealed up to the trap, shrunk in children, and checked the same way. A failure whose re-run here
+/// differed from its worker's run is recorded again until both behaviours are seen, and saved as
+/// nondeterminism evidence.
+public struct FindingCampaign: Sendable {
+    /// Where the runs of the campaign may run.
+    public enum Isolation: Sendable, Equatable {
+        /// In worker processes when this program can re-run itself (a binary built on `SimRun.main`),
+        /// else on threads in this process.
+        case automatic
+        /// On threads in this process, always (a trap ends the process).
+        case inProcess
+    }
+
+    /// What is done with each finding.
+    public struct Options: Sendable {
+        /// The directory findings' traces are saved in (created when missing).
+        public var directory: String
+        /// Shrink each finding before it is reported (never after Ctrl-C: an interrupted campaign
+        /// saves what it found as found).
+        public var shrink: Bool
+        /// Where runs run.
+        public var isolation: Isolation
+
+        /// Options saving into `directory`.
+        public init(directory: String, shrink: Bool = true, isolation: Isolation = .automatic) {
+            self.directory = directory
+            self.shrink = shrink
+            self.isolation = isolation
+        }
+    }
+
+    /// What ran.
+    public let plan: RunPlan
+    /// Which seeds, jobs, shard, and whether to keep going after the first failure.
+    public let configuration: Fuzzer.Configuration
+    /// Where findings go and how they are treated.
+    public let options: Options
+
+    /// A campaign of `plan` over `configuration`'s seeds, saving findings as `options` say.
+    public init(plan: RunPlan, configuration: Fuzzer.Configuration, options: Options) {
+        self.plan = plan
+        self.configuration = configuration
+        self.options = options
+    }
+
+    /// True when the runs go to worker processes (and crashes can be findings).
+    public var runsInWorkerProcesses: Bool {
+        options.isolation == .automatic && ChildProcess.isAvailable && plan.strategy.campaignShape.isIndependent
+    }
+
+    /// Runs the campaign and then handles every finding, telling `observer` as it goes. Throws only
+    /// when the campaign itself cannot run (no worker can start, the board cannot be made); a finding
+    /// that cannot be saved, shrunk or re-checked says so in its ``SavedFinding/problem``.
+    public func run(observer: some FindingCampaignObserver = SilentCampaignObserver()) throws(SimEngineError)
+        -> Result
+    {
+        let outcome = try runSchedules(observer: observer)
+        observer.schedulesFinished(outcome.report)
+        var result = Result(outcome: outcome)
+        var oracleCounts: [String: Int] = [:]
+        for finding in outcome.report.findings {
+            // Distinct failures of one oracle (other message shapes) get -2, -3, … so none overwrites another.
+            let seen = (oracleCounts[finding.signature.oracle] ?? 0) + 1
+            oracleCounts[finding.signature.oracle] = seen
+            let saved = handle(finding, outcome: outcome, suffix: seen == 1 ? "" : "-\(seen)")
+            for entry in saved {
+                observer.saved(entry)
+                result.findings.append(entry)
+            }
+        }
+        for (number, crash) in outcome.crashes.enumerated() {
+            let saved = handle(crash, number: number)
+            observer.saved(saved)
+            result.findings.append(saved)
+        }
+        return result
+    }
+
+    /// The schedules alone: the outcome before any finding is saved.
+    private func runSchedules(observer: some FindingCampaignObserver) throws(SimEngineError) -> CampaignOutcome {
+        let progress: @Sendable (Int, Int, Int, Double) -> Void = { runs, failures, distinct, seconds in
+            observer.progress(
+                CampaignProgress(schedules: runs, failures: failures, distinct: distinct, seconds: seconds))
+        }
+        // In-order strategies (one strategy object from run to run) and programs that cannot re-run
+        // themselves run on threads here.
+        let executor: any CampaignExecutor =
+            runsInWorkerProcesses
+            ? FuzzSupervisor(plan: plan, configuration: configuration)
+            : Fuzzer(plan: plan, configuration: configuration)
+        return try executor.runCampaign(progress: progress)
+    }
+
+    /// In child processes (shrinking, re-checking, recording crashes) when the runs are isolated.
+    private var usesChildren: Bool { options.isolation == .automatic && ChildProcess.isAvailable }
+
+    private var strategyName: String { plan.strategy.description }
+
+    private func wanted(oracle: String, suffix: String) -> String {
+        let directory = options.directory.hasSuffix("/") ? String(options.directory.dropLast()) : options.directory
+        return "\(directory)/" + findingFileName(plan.scenario.name, plan.variant, oracle: oracle, suffix: suffix)
+    }
+
+    /// A failure: nondeterminism evidence when its re-run here differed; then, when it still fails,
+    /// its trace saved, shrunk and re-checked.
+    private func handle(_ finding: Fuzzer.Finding, outcome: CampaignOutcome, suffix: String) -> [SavedFinding] {
+        var entries: [SavedFinding] = []
+        if outcome.nondeterministic.contains(finding.seed), let workerDigest = outcome.workerDigests[finding.seed] {
+            var entry = SavedFinding(kind: .nondeterministic, seed: finding.seed, found: finding)
+            do throws(SimEngineError) {
+                let evidence = try NondeterminismEvidence.gather(
+                    seed: finding.seed, firstDigest: workerDigest, recording: isolatedRecording(),
+                    directory: options.directory,
+                    stem: "\(plan.scenario.name)-\(plan.variant)-seed\(finding.seed)-nondeterministic",
+                    labels: ("worker", "rerun"))
+                entry.nondeterminism = (workerDigest, evidence)
+                entry.path = evidence.traces.first?.outcome.path
+            } catch {
+                entry.problem = error
+            }
+            entries.append(entry)
+            // The re-run here passed: the failure is the nondeterminism, never a passing trace.
+            guard finding.verdict.isFailure else { return entries }
+        }
+        entries.append(save(finding, suffix: suffix))
+        return entries
+    }
+
+    private func save(_ finding: Fuzzer.Finding, suffix: String) -> SavedFinding {
+        var entry = SavedFinding(kind: .failure, seed: finding.seed, found: finding)
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, seed: finding.seed)
+        // Saved as found first, then shrunk (by a child when there are children: a candidate may trap).
+        do throws(SimEngineError) {
+            let store = FindingStore(warn: { entry.warnings.append($0) })
+            let (found, path) = try store.save(
+                to: wanted(oracle: finding.signature.oracle, suffix: suffix), identity: identity
+            ) { (target: String) throws(SimEngineError) -> RunResult in
+                try Recorder.record(
+                    plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategyName, to: target,
+                    options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
+            }
+            entry.path = path
+            entry.verdict = found.verdict
+            entry.eventCount = found.eventCount
+            entry.decisions.saved = found.tape.count
+        } catch {
+            entry.problem = error
+            return entry
+        }
+        guard let path = entry.path else { return entry }
+        // The trace is saved: whatever fails after this (shrinking, the re-check) is said, and the
+        // trace is still the finding.
+        do throws(SimEngineError) {
+            if options.shrink && !Interruption.isRequested {
+                if let footer = try shrink(path, into: &entry) {
+                    entry.verdict = footer.verdict
+                    entry.eventCount = footer.eventCount
+                }
+                entry.decisions.saved = try TraceInput(path: path).tape.count
+            }
+            entry.replay = try checkReplay(of: path)
+        } catch {
+            entry.problem = error
+        }
+        return entry
+    }
+
+    /// Shrinks the saved trace in place; the shrunk trace's footer (nil: left as found).
+    private func shrink(_ path: String, into entry: inout SavedFinding) throws(SimEngineError) -> TraceFooter? {
+        guard usesChildren else {
+            let input = try TraceInput(path: path)
+            guard let footer = input.footer else { return nil }
+            guard let shrunk = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path) else {
+                entry.shrink = .notReproduced
+                return footer
+            }
+            entry.shrink = .shrunk(shrunk)
+            return try TraceInput(path: path).footer
+        }
+        let output = try ChildProcess.run(["_shrink", path])
+        guard output.termination == .exited(0) else {
+            let why = ChildProcess.trapMessage(in: output.stderr) ?? output.termination.description
+            entry.shrink = .notShrunk("the shrinking process stopped (\(why))")
+            return nil
+        }
+        for record in ChildRecord.records(in: output.stdout) {
+            switch record {
+            case .shrunk(let report): entry.shrink = .shrunk(report)
+            case .failure(_, let message): entry.shrink = .notShrunk(message)
+            case .notReproduced: entry.shrink = .notReproduced
+            case .partial: break
+            }
+        }
+        return try TraceInput(path: path).footer
+    }
+
+    /// Replays the saved trace once more (in a new process when there are children) and compares.
+    private func checkReplay(of path: String) throws(SimEngineError) -> SavedFinding.ReplayCheck {
+        if usesChildren {
+            let check = try DeterminismCheck.replayInChild(trace: path)
+            return check.divergence.map { .differed($0, inNewProcess: true) } ?? .identical
+        }
+        let input = try TraceInput(path: path)
+        let divergence = try TraceReplayer(input: input, plan: plan).replayComparing().divergence
+        return divergence.map { .differed($0, inNewProcess: false) } ?? .identical
+    }
+
+    private func isolatedRecording() -> IsolatedRecording {
+        IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, noise: plan.noise,
+            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } },
+            estimatedSteps: plan.estimatedSteps)
+    }
+
+    /// A crash: recorded again in a child (checkpointing every record), sealed up to the trap,
+    /// shrunk with every candidate in a child of its own, and re-checked.
+    private func handle(_ crash: Fuzzer.Crash, number: Int) -> SavedFinding {
+        var entry = SavedFinding(kind: .crash, seed: crash.seed, verdict: .crashed(crash.message))
+        entry.occurrences = crash.occurrences
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, seed: crash.seed)
+        let recording = isolatedRecording()
+        do throws(SimEngineError) {
+            let store = FindingStore(warn: { entry.warnings.append($0) })
+            let (recorded, path) = try store.save(
+                to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity
+            ) { (target: String) throws(SimEngineError) -> IsolatedRecording.Outcome in
+                try recording.record(seed: crash.seed, to: target)
+            }
+            entry.path = path
+            entry.recording = recorded
+            entry.verdict = recorded.verdict
+            entry.eventCount = recorded.eventCount
+        } catch {
+            entry.problem = error
+            return entry
+        }
+        guard let path = entry.path, var recorded = entry.recording else { return entry }
+        do throws(SimEngineError) {
+            // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk.
+            if options.shrink, !Interruption.isRequested, recorded.crashed, usesChildren {
+                let input = try TraceInput(path: path)
+                if let footer = input.footer {
+                    if let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path) {
+                        entry.shrink = .shrunk(report)
+                        recorded.eventCount = report.after.events
+                        recorded.verdict = report.verdict
+                        entry.recording = recorded
+                        entry.verdict = report.verdict
+                        entry.eventCount = report.after.events
+                    } else {
+                        entry.shrink = .notReproduced
+                    }
+                }
+            }
+            entry.replay = try checkReplay(of: path)
+        } catch {
+            entry.problem = error
+        }
+        return entry
+    }
+}
+
+extension FindingCampaign {
+    /// What the campaign ran and what became of each finding.
+    public struct Result: Sendable {
+        /// The schedules run and the distinct failures found (crashes are in ``findings``).
+        public var report: Fuzzer.Report { outcome.report }
+        /// Stopped early by Ctrl-C or SIGTERM: the report covers what ran.
+        public var interrupted: Bool { outcome.interrupted }
+        /// Every finding handled, failures (lowest seed first) then crashes, in the order the
+        /// observer heard of them.
+        public var findings: [SavedFinding] = []
+        /// True when something was found: a failure, a crash, or a run that differed between processes.
+        public var foundSomething: Bool { !findings.isEmpty }
+        /// The campaign's outcome as the workers tallied it (for result documents).
+        package var outcome: CampaignOutcome
+
+        package init(outcome: CampaignOutcome) { self.outcome = outcome }
+    }
+}
+
+/// The figures a campaign reports while its schedules run.
+public struct CampaignProgress: Sendable, Equatable {
+    /// Schedules run so far.
+    public var schedules: Int
+    /// Failing runs so far.
+    public var failures: Int
+    /// Distinct failures so far.
+    public var distinct: Int
+    /// Wall-clock seconds since the campaign started.
+    public var seconds: Double
+}
+
+/// Hears from a ``FindingCampaign`` as it goes. Every method has a default that does nothing.
+public protocol FindingCampaignObserver: Sendable {
+    /// Now and then while schedules run (from a worker thread).
+    func progress(_ progress: CampaignProgress)
+    /// The schedules are done; findings are handled next.
+    func schedulesFinished(_ report: Fuzzer.Report)
+    /// One finding is handled: saved, shrunk and re-checked, or said why not.
+    func saved(_ finding: SavedFinding)
+}
+
+extension FindingCampaignObserver {
+    /// Nothing.
+    public func progress(_ progress: CampaignProgress) {}
+    /// Nothing.
+    public func schedulesFinished(_ report: Fuzzer.Report) {}
+    /// Nothing.
+    public func saved(_ finding: SavedFinding) {}
+}
+
+/// An observer that hears nothing: the campaign's ``FindingCampaign/Result`` says it all.
+public struct SilentCampaignObserver: FindingCampaignObserver {
+    /// The observer.
+    public init() {}
+}
+
+/// One finding of a ``FindingCampaign``, with what became of it.
+public struct SavedFinding: Sendable {
+    /// What kind of finding.
+    public enum Kind: Sendable, Equatable {
+        /// A failing run (an oracle's verdict, a hang, a deadlock).
+        case failure
+        /// A run that trapped, taking its worker process down.
+        case crash
+        /// A failing seed that ran differently here than in the worker that found it.
+        case nondeterministic
+    }
+
+    /// What became of shrinking.
+    public enum Shrink: Sendable, Equatable {
+        /// Shrunk (the trace at ``SavedFinding/path`` is the shrunk one).
+        case shrunk(ShrinkReport)
+        /// No smaller schedule gave the same failure (or crash at the same place): saved as found.
+        case notReproduced
+        /// Shrinking stopped with this reason: saved as found.
+        case notShrunk(String)
+    }
+
+    /// What replaying the saved trace once more gave.
+    public enum ReplayCheck: Sendable, Equatable {
+        /// The same events, every one.
+        case identical
+        /// Other events: the first difference with context, and whether the replay ran in a new
+        /// process (where a per-process hash seed differs).
+        case differed([String], inNewProcess: Bool)
+    }
+
+    /// What kind of finding.
+    public var kind: Kind
+    /// The seed that found it (the lowest, for failures and crashes seen more than once).
+    public var seed: UInt64
+    /// The verdict as found by the campaign.
+    public var foundVerdict: Verdict
+    /// The verdict of the saved (shrunk) trace; the found one until a trace is saved.
+    public var verdict: Verdict
+    /// Runs that failed (or trapped) this way.
+    public var occurrences: Int
+    /// Decisions of the schedule as found, and of the trace as saved.
+    public var decisions: (found: Int, saved: Int)
+    /// Events of the saved trace.
+    public var eventCount: UInt64 = 0
+    /// Where the trace is (for nondeterminism, the first trace of the evidence); nil when it could
+    /// not be saved (see ``problem``).
+    public var path: String?
+    /// Lines said while saving (the trace went to a temporary directory instead, and where).
+    public var warnings: [String] = []
+    /// What became of shrinking; nil when not tried.
+    public var shrink: Shrink?
+    /// What replaying the saved trace gave; nil when not checked (see ``problem``).
+    public var replay: ReplayCheck?
+    /// What went wrong handling the finding (with ``path`` set, after the trace was saved).
+    public var problem: SimEngineError?
+    /// For a crash: what recording it again in a child left (crashed again, or ran to a verdict).
+    package var recording: IsolatedRecording.Outcome?
+    /// For nondeterminism: the digest the worker saw and the recordings made here.
+    package var nondeterminism: (workerDigest: UInt64, evidence: NondeterminismEvidence)?
+
+    /// True when the saved trace ends in a verdict other than the one found (an object check's calls
+    /// shrink too), or when it fails another way than found (the scenario may not be deterministic).
+    public var savedDiffers: Bool { verdict != foundVerdict }
+
+    init(kind: Kind, seed: UInt64, found: Fuzzer.Finding) {
+        self.kind = kind
+        self.seed = seed
+        self.foundVerdict = found.verdict
+        self.verdict = found.verdict
+        self.occurrences = found.occurrences
+        self.decisions = (found.tape.count, found.tape.count)
+    }
+
+    init(kind: Kind, seed: UInt64, verdict: Verdict) {
+        self.kind = kind
+        self.seed = seed
+        self.foundVerdict = verdict
+        self.verdict = verdict
+        self.occurrences = 1
+        self.decisions = (0, 0)
+    }
+}
