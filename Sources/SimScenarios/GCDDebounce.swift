@@ -55,17 +55,23 @@ public enum GCDDebounce {
             }
         }
 
+        /// Answers that arrived after the field's text had moved on.
+        var staleArrivals = 0
+
         private func show(_ answer: String, for query: String) {
+            if query != text { staleArrivals += 1 }
             if checksQuery && query != text { return }
             shown = answer
         }
     }
 
     static func setUp(_ simulation: Simulation, checksQuery: Bool) {
+        guard DispatchCapturing.requireActive(simulation) else { return }
         let field = SearchField(simulation: simulation, checksQuery: checksQuery)
         DispatchQueue.main.async { field.type("s") }
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100)) { field.type("sw") }
         DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) { field.type("swi") }
+        simulation.sometimes("stale-answer-arrives") { field.staleArrivals > 0 }
         simulation.always("cancelled-item-never-runs") {
             field.searched.contains("s") ? "the debounced search for \"s\" ran although \"sw\" cancelled it" : nil
         }

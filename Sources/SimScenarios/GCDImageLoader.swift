@@ -51,16 +51,22 @@ public enum GCDImageLoader {
             }
         }
 
+        /// Avatars that came back for a profile no longer shown.
+        var staleArrivals = 0
+
         private func apply(_ image: String, for profile: String) {
+            if profile != shownProfile { staleArrivals += 1 }
             if checksProfile && profile != shownProfile { return }
             avatar = image
         }
     }
 
     static func setUp(_ simulation: Simulation, checksProfile: Bool) {
+        guard DispatchCapturing.requireActive(simulation) else { return }
         let screen = ProfileScreen(checksProfile: checksProfile)
         DispatchQueue.main.async { screen.show("alice", passes: 2) }
         DispatchQueue.main.async { screen.show("bob", passes: 1) }
+        simulation.sometimes("alice-decoded-after-bob-shown") { screen.staleArrivals > 0 }
         simulation.atEnd("avatar-matches-profile") {
             let expected = screen.shownProfile.map { "avatar(\($0))" }
             guard screen.avatar != expected else { return nil }

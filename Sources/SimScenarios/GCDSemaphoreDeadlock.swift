@@ -3,7 +3,8 @@ import SimCore
 
 /// `gcd-semaphore-deadlock`: a thumbnail store offers a synchronous `thumbnail(for:)` for old callers:
 /// on a cache miss it starts the asynchronous load and waits on a `DispatchSemaphore`. A prefetch
-/// started on a global queue may have filled the cache first.
+/// started on a global queue may have filled the cache first: the screen that asks for the thumbnail
+/// appears from a notification handled on a global queue that hops to main, racing the prefetch.
 ///
 /// Variants:
 /// - `buggy`: the load delivers its completion on the main queue, and the synchronous call is made on
@@ -30,6 +31,8 @@ public enum GCDSemaphoreDeadlock {
         let loaderQueue = DispatchQueue(label: "thumbnail-loader")
         var cache: [String: String] = [:]
         var shown: String?
+        var cacheHits = 0
+        var cacheMisses = 0
 
         init(deliversOnLoader: Bool) { self.deliversOnLoader = deliversOnLoader }
 
@@ -42,7 +45,11 @@ public enum GCDSemaphoreDeadlock {
 
         /// The synchronous API, called on main.
         func thumbnail(for id: String) -> String {
-            if let hit = cache[id] { return hit }
+            if let hit = cache[id] {
+                cacheHits += 1
+                return hit
+            }
+            cacheMisses += 1
             let semaphore = DispatchSemaphore(value: 0)
             let box = ResultBox()
             load(id, deliverOn: deliversOnLoader ? loaderQueue : .main) { thumbnail in
@@ -59,11 +66,17 @@ public enum GCDSemaphoreDeadlock {
     }
 
     static func setUp(_ simulation: Simulation, deliversOnLoader: Bool) {
+        guard DispatchCapturing.requireActive(simulation) else { return }
         let store = ThumbnailStore(deliversOnLoader: deliversOnLoader)
         DispatchQueue.global().async {
             store.load("avatar", deliverOn: .main) { thumbnail in store.cache["avatar"] = thumbnail }
         }
-        DispatchQueue.main.async { store.shown = store.thumbnail(for: "avatar") }
+        // The screen appears from a notification handled on a global queue, which hops to main.
+        DispatchQueue.global().async {
+            DispatchQueue.main.async { store.shown = store.thumbnail(for: "avatar") }
+        }
+        simulation.sometimes("prefetch-filled-the-cache-first") { store.cacheHits > 0 }
+        simulation.sometimes("cache-miss-waits") { store.cacheMisses > 0 }
         simulation.atEnd("thumbnail-shown") {
             store.shown == "thumbnail(avatar)" ? nil : "the screen shows \(store.shown ?? "nothing")"
         }

@@ -504,6 +504,17 @@ public enum DispatchCapturing {
     /// a run's thread go to the run.
     public static let isActive: Bool = simrun_dispatch_interposed() != 0
 
+    /// For a scenario built on GCD: true when GCD runs under the scheduler here; else fails the run
+    /// with `dispatch-capture` saying why (real GCD work would leave the run), and returns false.
+    public static func requireActive(_ simulation: Simulation) -> Bool {
+        if isActive { return true }
+        simulation.fail(
+            "dispatch-capture",
+            "Grand Central Dispatch runs under the scheduler on Linux only for now: here its blocks would run "
+                + "outside the run, at real time")
+        return false
+    }
+
     /// How many dispatch calls were handed to runs in this process so far.
     public static var capturedCalls: UInt64 { simrun_dispatch_captured_calls() }
 
