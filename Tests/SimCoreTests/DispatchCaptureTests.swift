@@ -142,6 +142,78 @@ struct DispatchCaptureTests {
         #expect(first.tape.decisions.count >= 2)
     }
 
+    @Test func wallDeadlinesAndTargetQueuesMapAsDocumented() {
+        let log = Log()
+        let key = DispatchSpecificKey<String>()
+        let result = Self.scenario(
+            { simulation, log in
+                let parent = DispatchQueue(label: "parent")
+                parent.setSpecific(key: key, value: "parent")
+                let child = DispatchQueue(label: "child", target: parent)
+                let onMain = DispatchQueue(label: "ui", target: .main)
+                child.async { log.note(simulation, "child sees \(DispatchQueue.getSpecific(key: key) ?? "nil")") }
+                onMain.async { log.note(simulation, "ui") }
+                DispatchQueue.global().asyncAfter(wallDeadline: .now() + .milliseconds(750)) {
+                    log.note(simulation, "wall")
+                }
+            }, log: log
+        ).run(variant: "default", seed: 0, strategy: FIFOStrategy())
+        #expect(result.verdict == .pass)
+        let byText = Dictionary(uniqueKeysWithValues: log.entries.map { ($0.text, ($0.lane, $0.time)) })
+        #expect(byText["child sees parent"]?.0 == "dispatch:parent", "\(log.entries)")
+        #expect(byText["ui"]?.0 == "main", "\(log.entries)")
+        #expect(byText["wall"]?.1 == 750_000_000, "\(log.entries)")
+    }
+
+    @Test func mainQueueBlocksAreTheMainActorsAndPreconditionsAreFindings() {
+        let log = Log()
+        let passing = Self.scenario(
+            { simulation, log in
+                DispatchQueue.main.async {
+                    dispatchPrecondition(condition: .onQueue(.main))
+                    MainActor.assumeIsolated { log.note(simulation, "isolated") }
+                }
+                let serial = DispatchQueue(label: "bg")
+                serial.async {
+                    dispatchPrecondition(condition: .onQueue(serial))
+                    dispatchPrecondition(condition: .notOnQueue(.main))
+                    log.note(simulation, "bg")
+                }
+            }, log: log
+        ).run(variant: "default", seed: 0, strategy: FIFOStrategy())
+        #expect(passing.verdict == .pass)
+        #expect(log.entries.map(\.text).sorted() == ["bg", "isolated"])
+        let failing = Self.scenario(
+            { _, _ in DispatchQueue.global().async { dispatchPrecondition(condition: .onQueue(.main)) } }, log: Log()
+        ).run(variant: "default", seed: 0, strategy: FIFOStrategy())
+        guard case .fail(let oracle, let message) = failing.verdict else {
+            Issue.record("expected a failed precondition, got \(failing.verdict)")
+            return
+        }
+        #expect(oracle == "dispatch-precondition")
+        #expect(message.contains("global:"), "\(message)")
+    }
+
+    @Test func aBarrierSyncWaitsForTheBlocksBeforeItAndHoldsThoseAfter() {
+        for seed in 0..<20 {
+            let log = Log()
+            let result = Self.scenario(
+                { simulation, log in
+                    let queue = DispatchQueue(label: "rw", attributes: .concurrent)
+                    queue.async { log.note(simulation, "r1") }
+                    queue.async { log.note(simulation, "r2") }
+                    DispatchQueue.global().async {
+                        queue.sync(flags: .barrier) { log.note(simulation, "w") }
+                        queue.async { log.note(simulation, "r3") }
+                    }
+                }, log: log
+            ).run(variant: "default", seed: UInt64(seed), strategy: RandomStrategy())
+            #expect(result.verdict == .pass)
+            let texts = log.entries.map(\.text)
+            #expect(Set(texts.prefix(2)) == ["r1", "r2"] && Array(texts.suffix(2)) == ["w", "r3"], "\(texts)")
+        }
+    }
+
     @Test func outsideARunGCDIsLibdispatchs() async {
         // A thread bound to no run: the block runs on libdispatch's threads, at real time.
         let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
