@@ -14,11 +14,17 @@ extension CaptureProbe {
             ("dispatch-main", "DispatchQueue.main.async", active, active, active),
             ("dispatch-global-queue", "DispatchQueue.global().async", active, active, active),
             ("dispatch-serial", "a serial DispatchQueue's async blocks, in FIFO order", active, active, active),
-            ("dispatch-barrier", "a concurrent queue's async blocks and a barrier between them", active, active, active),
+            (
+                "dispatch-barrier", "a concurrent queue's async blocks and a barrier between them", active, active,
+                active
+            ),
             ("dispatch-after", "asyncAfter(deadline: .now() + 2 s) on main", active, active, active),
             ("dispatch-group", "DispatchGroup: queue.async(group:), enter/leave, notify, wait", active, active, active),
             ("dispatch-work-item", "DispatchWorkItem: perform, cancel, notify, wait", active, active, active),
-            ("dispatch-semaphore", "DispatchSemaphore: wait for another block's signal; wait(timeout:)", active, active, active),
+            (
+                "dispatch-semaphore", "DispatchSemaphore: wait for another block's signal; wait(timeout:)", active,
+                active, active
+            ),
             ("dispatch-sync", "DispatchQueue.sync on a serial queue with async blocks ahead", active, active, active),
             ("dispatch-concurrent-perform", "DispatchQueue.concurrentPerform", active, active, active),
             ("dispatch-source-timer", "a DispatchSource timer (not simulated: an escape)", false, false, false),
@@ -110,7 +116,9 @@ extension CaptureProbe {
                 semaphore.wait()
                 order.append(2)
                 let never = DispatchSemaphore(value: 0)
-                if never.wait(timeout: .now() + .seconds(3)) != .timedOut { log.note("wait(timeout:) did not time out") }
+                if never.wait(timeout: .now() + .seconds(3)) != .timedOut {
+                    log.note("wait(timeout:) did not time out")
+                }
                 log.expect(sim, lanePrefix: "global:", at: .seconds(3))
             }
             if order.values != [1, 2] { log.note("the semaphore's waiter ran as \(order.values)") }
@@ -146,7 +154,9 @@ extension CaptureProbe {
     }
 
     /// Runs `body` as a block on `queue` and waits for it (the body's task resumes from the block).
-    static func onQueue(_ queue: DispatchQueue, flags: DispatchWorkItemFlags = [], _ body: @escaping @Sendable () -> Void)
+    static func onQueue(
+        _ queue: DispatchQueue, flags: DispatchWorkItemFlags = [], _ body: @escaping @Sendable () -> Void
+    )
         async
     {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

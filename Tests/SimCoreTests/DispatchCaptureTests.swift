@@ -129,7 +129,9 @@ struct DispatchCaptureTests {
             Self.scenario(
                 { simulation, log in
                     let group = DispatchGroup()
-                    for index in 0..<3 { DispatchQueue.global().async(group: group) { log.note(simulation, "g\(index)") } }
+                    for index in 0..<3 {
+                        DispatchQueue.global().async(group: group) { log.note(simulation, "g\(index)") }
+                    }
                     group.notify(queue: .main) { log.note(simulation, "notified") }
                 }, log: Log()
             ).run(variant: "default", seed: seed, strategy: RandomStrategy())

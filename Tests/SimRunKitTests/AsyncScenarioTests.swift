@@ -121,7 +121,9 @@ import Testing
         let run = try SimrunProcess.run(["run", "capture-probe", "--variant", "dispatch-source-timer", "--seed", "3"])
         #expect(run.status == 1)
         #if os(Linux)
-            #expect(run.stdout.contains("stays-in-simulation: work escaped the simulation: a DispatchSource"), "\(run.stdout)")
+            #expect(
+                run.stdout.contains("stays-in-simulation: work escaped the simulation: a DispatchSource"),
+                "\(run.stdout)")
         #else
             #expect(run.stdout.contains("captured:"), "\(run.stdout)")
         #endif

@@ -291,7 +291,8 @@ final class DispatchCapture {
         if first == 0 { return 0 }
         let deadline = simrun_dispatch_virtual_deadline(timeout)
         if deadline < 0 { return first }
-        let what = name(of: object, kind: kind == Int32(SIMRUN_DISPATCH_WAIT_SEMAPHORE) ? "DispatchSemaphore" : "DispatchGroup")
+        let what = name(
+            of: object, kind: kind == Int32(SIMRUN_DISPATCH_WAIT_SEMAPHORE) ? "DispatchSemaphore" : "DispatchGroup")
         let done = wait(on: what, until: deadline) { simrun_dispatch_try_wait(kind, object) == 0 }
         return done ? 0 : first
     }
@@ -408,7 +409,8 @@ final class DispatchCapture {
         function: (@convention(c) (UnsafeMutableRawPointer?, Int) -> Void)?
     ) {
         let order =
-            iterations <= 1 ? Array(0..<iterations) : simulation.permutation(Array(0..<iterations), "dispatch.concurrentPerform")
+            iterations <= 1
+            ? Array(0..<iterations) : simulation.permutation(Array(0..<iterations), "dispatch.concurrentPerform")
         for index in order { simrun_dispatch_apply_iteration(block, context, function, index) }
     }
 
@@ -449,7 +451,9 @@ func simrunDispatchSubmit(_ run: UnsafeMutableRawPointer, _ item: UnsafeMutableP
 }
 
 @_cdecl("simrun_dispatch_wait")
-func simrunDispatchWait(_ run: UnsafeMutableRawPointer, _ kind: Int32, _ object: UnsafeMutableRawPointer, _ timeout: UInt64)
+func simrunDispatchWait(
+    _ run: UnsafeMutableRawPointer, _ kind: Int32, _ object: UnsafeMutableRawPointer, _ timeout: UInt64
+)
     -> Int
 {
     Simulation.bound(run).dispatch.wait(kind: kind, object: object, timeout: timeout)
