@@ -37,6 +37,7 @@ extern void dispatch_retain(void *);
 extern void dispatch_release(void *);
 extern void dispatch_group_enter(void *);
 extern const char *dispatch_queue_get_label(void *);
+extern void *dispatch_get_global_queue(long, unsigned long);
 
 // MARK: The run's side (SimCore, `@_cdecl`; weak so that a process without SimCore still links)
 
@@ -49,6 +50,9 @@ extern void simrun_dispatch_apply(void *run, size_t iterations, void *block, voi
                                   void (*function)(void *, size_t)) __attribute__((weak));
 extern void simrun_dispatch_escape(void *run, const char *what) __attribute__((weak));
 extern void simrun_dispatch_assert_main(void *run, int expect_on_main) __attribute__((weak));
+extern void simrun_dispatch_timer_created(void *run, void *source, void *queue) __attribute__((weak));
+extern int simrun_dispatch_timer_call(void *run, void *source, int op, simrun_dispatch_item *handler, uint64_t start,
+                                      uint64_t interval) __attribute__((weak));
 
 // MARK: The real functions, resolved once
 
@@ -94,6 +98,15 @@ SLOT(dispatch_queue_attr_make_initially_inactive)
 SLOT(dispatch_queue_attr_make_with_autorelease_frequency)
 SLOT(dispatch_set_target_queue)
 SLOT(dispatch_assert_queue)
+SLOT(dispatch_source_set_timer)
+SLOT(dispatch_source_set_event_handler)
+SLOT(dispatch_source_set_event_handler_f)
+SLOT(dispatch_source_set_cancel_handler)
+SLOT(dispatch_source_set_cancel_handler_f)
+SLOT(dispatch_resume)
+SLOT(dispatch_suspend)
+SLOT(dispatch_activate)
+SLOT(dispatch_source_cancel)
 SLOT(dispatch_assert_queue_not)
 
 // MARK: Binding and callers
@@ -304,6 +317,15 @@ void simrun_dispatch_item_run(simrun_dispatch_item *item, int on_queue) {
         REAL(dispatch_group_leave, void (*)(void *))(item->group);
         item->kind = SIMRUN_DISPATCH_ASYNC;  // left once
     }
+}
+
+simrun_dispatch_item *simrun_dispatch_item_make(int kind, void *queue, void *block, void *context,
+                                                void (*function)(void *)) {
+    return make_item(kind, queue, block, context, function, NULL, 0);
+}
+
+simrun_dispatch_item *simrun_dispatch_item_clone(const simrun_dispatch_item *item) {
+    return make_item(item->kind, item->queue, item->block, item->context, item->function, NULL, 0);
 }
 
 void simrun_dispatch_item_free(simrun_dispatch_item *item) {
@@ -527,12 +549,96 @@ void dispatch_assert_queue_not(void *queue) {
     REAL(dispatch_assert_queue_not, void (*)(void *))(queue);
 }
 
-// Sources are not simulated: their handlers would run on libdispatch's threads at real time. A source
-// created inside a run is an escape the run reports (never a pass); the source itself is real.
+// Timer sources are simulated: the real source is made (so that its object, activation and
+// cancellation stay libdispatch's and balanced) but never armed; the run keeps its schedule and
+// handlers and fires it on virtual time (SimCore's `DispatchCapture`). Other sources (signals, file
+// descriptors, user data) are escapes the run reports, never passes: their handlers would run on
+// libdispatch's threads at real time.
 void *dispatch_source_create(const void *type, uintptr_t handle, uintptr_t mask, void *queue) {
     void *run = user_run(CALLER);
-    if (run != NULL) simrun_dispatch_escape(run, "a DispatchSource (its handlers run on libdispatch's threads, at real time)");
-    return REAL(dispatch_source_create, void *(*)(const void *, uintptr_t, uintptr_t, void *))(type, handle, mask, queue);
+    void *source =
+        REAL(dispatch_source_create, void *(*)(const void *, uintptr_t, uintptr_t, void *))(type, handle, mask, queue);
+    if (run != NULL) {
+        static const void *timer_type;
+        if (timer_type == NULL) timer_type = dlsym(RTLD_DEFAULT, "_dispatch_source_type_timer");
+        if (type == timer_type && source != NULL) {
+            if (queue == NULL) queue = dispatch_get_global_queue(0, 0);  // libdispatch's default target
+            simrun_dispatch_timer_created(run, source, queue);
+        } else {
+            simrun_dispatch_escape(run, "a DispatchSource other than a timer (its handlers run on libdispatch's "
+                                        "threads, at real time)");
+        }
+    }
+    return source;
+}
+
+// A call about one of the run's timer sources, or 0 when `object` is not one (then it is libdispatch's).
+static int timer_call(void *object, int op, simrun_dispatch_item *handler, uint64_t start, uint64_t interval) {
+    void *run = bound_run();
+    if (run == NULL) return 0;
+    int handled = simrun_dispatch_timer_call(run, object, op, handler, start, interval);
+    if (!handled && handler != NULL) simrun_dispatch_item_free(handler);
+    return handled;
+}
+
+void dispatch_source_set_timer(void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
+    if (timer_call(source, SIMRUN_DISPATCH_TIMER_SET, NULL, start, interval)) return;
+    REAL(dispatch_source_set_timer, void (*)(void *, uint64_t, uint64_t, uint64_t))(source, start, interval, leeway);
+}
+
+static simrun_dispatch_item *handler_item(void *source, void *block, void *context, work_fn function) {
+    // The handler's queue is filled in by SimCore (the source's); the source stands in until then.
+    if (block == NULL && function == NULL) return NULL;
+    return make_item(SIMRUN_DISPATCH_ASYNC, source, block, context, function, NULL, 0);
+}
+
+void dispatch_source_set_event_handler(void *source, void *block) {
+    // Kept by the run and also given to libdispatch (the source is never armed there, so it never
+    // fires it; libdispatch's bookkeeping stays as in an app).
+    if (bound_run() != NULL)
+        timer_call(source, SIMRUN_DISPATCH_TIMER_HANDLER, handler_item(source, block, NULL, NULL), 0, 0);
+    REAL(dispatch_source_set_event_handler, void (*)(void *, void *))(source, block);
+}
+
+void dispatch_source_set_event_handler_f(void *source, work_fn function) {
+    if (bound_run() != NULL)
+        timer_call(source, SIMRUN_DISPATCH_TIMER_HANDLER, handler_item(source, NULL, NULL, function), 0, 0);
+    REAL(dispatch_source_set_event_handler_f, void (*)(void *, work_fn))(source, function);
+}
+
+// A cancel handler given to libdispatch would run on its threads: the run keeps it and runs it.
+void dispatch_source_set_cancel_handler(void *source, void *block) {
+    if (bound_run() != NULL &&
+        timer_call(source, SIMRUN_DISPATCH_TIMER_CANCEL_HANDLER, handler_item(source, block, NULL, NULL), 0, 0))
+        return;
+    REAL(dispatch_source_set_cancel_handler, void (*)(void *, void *))(source, block);
+}
+
+void dispatch_source_set_cancel_handler_f(void *source, work_fn function) {
+    if (bound_run() != NULL &&
+        timer_call(source, SIMRUN_DISPATCH_TIMER_CANCEL_HANDLER, handler_item(source, NULL, NULL, function), 0, 0))
+        return;
+    REAL(dispatch_source_set_cancel_handler_f, void (*)(void *, work_fn))(source, function);
+}
+
+void dispatch_resume(void *object) {
+    REAL(dispatch_resume, void (*)(void *))(object);
+    timer_call(object, SIMRUN_DISPATCH_TIMER_RESUME, NULL, 0, 0);
+}
+
+void dispatch_activate(void *object) {
+    REAL(dispatch_activate, void (*)(void *))(object);
+    timer_call(object, SIMRUN_DISPATCH_TIMER_ACTIVATE, NULL, 0, 0);
+}
+
+void dispatch_suspend(void *object) {
+    REAL(dispatch_suspend, void (*)(void *))(object);
+    timer_call(object, SIMRUN_DISPATCH_TIMER_SUSPEND, NULL, 0, 0);
+}
+
+void dispatch_source_cancel(void *source) {
+    REAL(dispatch_source_cancel, void (*)(void *))(source);
+    timer_call(source, SIMRUN_DISPATCH_TIMER_CANCEL, NULL, 0, 0);
 }
 
 int simrun_dispatch_interposed(void) {
@@ -574,5 +680,10 @@ void simrun_dispatch_apply_iteration(void *block, void *context, void (*function
 }
 void simrun_dispatch_invoke(void *block, void *context, void (*function)(void *)) { abort(); }
 int64_t simrun_dispatch_virtual_deadline(uint64_t when) { return -1; }
+simrun_dispatch_item *simrun_dispatch_item_make(int kind, void *queue, void *block, void *context,
+                                                void (*function)(void *)) {
+    abort();
+}
+simrun_dispatch_item *simrun_dispatch_item_clone(const simrun_dispatch_item *item) { abort(); }
 
 #endif

@@ -27,7 +27,11 @@ extension CaptureProbe {
             ),
             ("dispatch-sync", "DispatchQueue.sync on a serial queue with async blocks ahead", active, active, active),
             ("dispatch-concurrent-perform", "DispatchQueue.concurrentPerform", active, active, active),
-            ("dispatch-source-timer", "a DispatchSource timer (not simulated: an escape)", false, false, false),
+            (
+                "dispatch-source-timer", "a DispatchSource timer: once at 10 ms, then every 5 ms until cancelled",
+                active, active, active
+            ),
+            ("dispatch-source-data", "a DispatchSource for user data (not simulated: an escape)", false, false, false),
         ]
     }()
 
@@ -139,15 +143,30 @@ extension CaptureProbe {
             }
             if order.values.sorted() != [0, 1, 2, 3] { log.note("concurrentPerform ran \(order.values)") }
         case "dispatch-source-timer":
-            let fired = Atomic<Int>(0)
+            let fired = OrderLog()
             let timer = DispatchSource.makeTimerSource(queue: .main)
-            timer.schedule(deadline: .now() + .milliseconds(10))
-            timer.setEventHandler { fired.add(1, ordering: .relaxed) }
-            timer.resume()
-            try? await Task.sleep(for: .milliseconds(20))
-            timer.cancel()
+            timer.schedule(deadline: .now() + .milliseconds(10), repeating: .milliseconds(5))
+            timer.setEventHandler {
+                log.expect(sim, lanePrefix: "main")
+                fired.append(Int(sim.simulation.now / 1_000_000))
+                if fired.values.count == 3 { timer.cancel() }
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                timer.setCancelHandler { continuation.resume() }
+                timer.resume()
+            }
             log.expect(sim, lanePrefix: "task", at: .milliseconds(20))
-            if fired.load(ordering: .relaxed) != 1 { log.note("the timer's handler did not run inside the run") }
+            if fired.values != [10, 15, 20] { log.note("the timer fired at \(fired.values) ms") }
+        case "dispatch-source-data":
+            let source = DispatchSource.makeUserDataAddSource(queue: .main)
+            let merged = Atomic<Int>(0)
+            source.setEventHandler { merged.add(1, ordering: .relaxed) }
+            source.activate()
+            source.add(data: 1)
+            try? await Task.sleep(for: .milliseconds(20))
+            source.cancel()
+            log.expect(sim, lanePrefix: "task", at: .milliseconds(20))
+            if merged.load(ordering: .relaxed) != 1 { log.note("the source's handler did not run inside the run") }
         default:
             log.note("unknown probe \(variant)")
         }

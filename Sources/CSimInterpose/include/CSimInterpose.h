@@ -77,6 +77,17 @@ enum {
     SIMRUN_DISPATCH_NOTIFY = 4,
 };
 
+/// What a call does to a timer source.
+enum {
+    SIMRUN_DISPATCH_TIMER_SET = 0,
+    SIMRUN_DISPATCH_TIMER_HANDLER = 1,
+    SIMRUN_DISPATCH_TIMER_CANCEL_HANDLER = 2,
+    SIMRUN_DISPATCH_TIMER_RESUME = 3,
+    SIMRUN_DISPATCH_TIMER_ACTIVATE = 4,
+    SIMRUN_DISPATCH_TIMER_SUSPEND = 5,
+    SIMRUN_DISPATCH_TIMER_CANCEL = 6,
+};
+
 /// What a wait waits on.
 enum {
     SIMRUN_DISPATCH_WAIT_SEMAPHORE = 0,
@@ -111,6 +122,12 @@ void *_Nullable simrun_dispatch_main_queue(void);
 const char *_Nonnull simrun_dispatch_queue_label(void *_Nonnull queue);
 /// Runs an item (inside libdispatch's `dispatch_sync_f` on its queue when `on_queue`); leaves its group.
 void simrun_dispatch_item_run(simrun_dispatch_item *_Nonnull item, int on_queue);
+/// A new item for `block` (copied) or `function` on `queue` (retained).
+simrun_dispatch_item *_Nonnull simrun_dispatch_item_make(int kind, void *_Nonnull queue, void *_Nullable block,
+                                                         void *_Nullable context,
+                                                         void (*_Nullable function)(void *_Nullable));
+/// A copy of an item (its block copied, its queue retained; no group).
+simrun_dispatch_item *_Nonnull simrun_dispatch_item_clone(const simrun_dispatch_item *_Nonnull item);
 /// Releases an item's block, queue and group and frees it.
 void simrun_dispatch_item_free(simrun_dispatch_item *_Nonnull item);
 /// libdispatch's own non-blocking wait (0: acquired / the group is empty).

@@ -60,6 +60,8 @@ final class DispatchCapture {
     /// A block the run holds until it runs; frees it (and leaves its group) when dropped unrun.
     final class Held {
         let raw: UnsafeMutablePointer<simrun_dispatch_item>
+        /// Called before the block runs (a timer's fire is no longer pending then).
+        var onRun: (() -> Void)?
         init(_ raw: UnsafeMutablePointer<simrun_dispatch_item>) { self.raw = raw }
         deinit { simrun_dispatch_item_free(raw) }
         var kind: Int32 { raw.pointee.kind }
@@ -241,6 +243,7 @@ final class DispatchCapture {
 
     private func run(_ item: Held, in domain: Domain, slot: Int) {
         domain.running += 1
+        item.onRun?()
         simrun_dispatch_item_run(item.raw, domain.direct ? 0 : 1)
         domain.running -= 1
         domain.finished += 1
@@ -353,6 +356,106 @@ final class DispatchCapture {
             let chain = waits.reversed().map { "\($0.who) waits on \($0.what)" }.joined(separator: "; ")
             simulation.reportedFailure = .deadlock("nothing left to run: " + chain)
         }
+    }
+
+    // MARK: Timer sources
+
+    /// A `DispatchSource` timer of the run: its schedule and handlers, fired on virtual time.
+    final class TimerSource {
+        let queue: UnsafeMutableRawPointer
+        let name: String
+        var handler: Held?
+        var cancelHandler: Held?
+        /// Virtual deadline of the next fire (nil: not scheduled), and the repeat interval.
+        var next: Int64?
+        var interval: Int64?
+        /// Sources start inactive; `resume`/`activate` start them, `suspend` pauses.
+        var suspended = 1
+        var cancelled = false
+        var armed: TimerHandle?
+        /// A fire whose handler has not run yet: later fires coalesce into it, as libdispatch does.
+        var firePending = false
+
+        init(queue: UnsafeMutableRawPointer, name: String) {
+            self.queue = queue
+            self.name = name
+        }
+    }
+
+    private var timerSources: [UInt: TimerSource] = [:]
+
+    func timerCreated(_ source: UnsafeMutableRawPointer, queue: UnsafeMutableRawPointer) {
+        let count = (objectCounts["DispatchSourceTimer"] ?? 0) + 1
+        objectCounts["DispatchSourceTimer"] = count
+        timerSources[UInt(bitPattern: source)] = TimerSource(queue: queue, name: "DispatchSourceTimer#\(count)")
+    }
+
+    /// A call about a timer source; false when `source` is not one of the run's.
+    func timerCall(
+        _ source: UnsafeMutableRawPointer, op: Int32, handler: UnsafeMutablePointer<simrun_dispatch_item>?,
+        start: UInt64, interval: UInt64
+    ) -> Bool {
+        guard let timer = timerSources[UInt(bitPattern: source)] else { return false }
+        switch Int(op) {
+        case Int(SIMRUN_DISPATCH_TIMER_SET):
+            let deadline = simrun_dispatch_virtual_deadline(start)
+            timer.next = deadline == .max ? nil : max(deadline, simulation.now)
+            timer.interval = interval == .max || interval == 0 ? nil : Int64(clamping: interval)
+        case Int(SIMRUN_DISPATCH_TIMER_HANDLER):
+            timer.handler = handler.map(Held.init)
+        case Int(SIMRUN_DISPATCH_TIMER_CANCEL_HANDLER):
+            timer.cancelHandler = handler.map(Held.init)
+        case Int(SIMRUN_DISPATCH_TIMER_RESUME), Int(SIMRUN_DISPATCH_TIMER_ACTIVATE):
+            timer.suspended = max(0, timer.suspended - 1)
+        case Int(SIMRUN_DISPATCH_TIMER_SUSPEND):
+            timer.suspended += 1
+        case Int(SIMRUN_DISPATCH_TIMER_CANCEL):
+            guard !timer.cancelled else { return true }
+            timer.cancelled = true
+            if let cancelHandler = timer.cancelHandler {
+                let raw = cancelHandler.raw.pointee
+                enqueue(
+                    Held(
+                        simrun_dispatch_item_make(
+                            Int32(SIMRUN_DISPATCH_ASYNC), timer.queue, raw.block, raw.context, raw.function)))
+            }
+        default:
+            return true
+        }
+        arm(timer)
+        return true
+    }
+
+    /// Keeps the source's one pending virtual timer in step with its schedule and state.
+    private func arm(_ timer: TimerSource) {
+        if let armed = timer.armed {
+            simulation.cancel(armed)
+            timer.armed = nil
+        }
+        guard !timer.cancelled, timer.suspended == 0, let next = timer.next else { return }
+        let domain = domain(of: timer.queue)
+        timer.armed = simulation.schedule(at: next, on: domain.lane, "dispatch.source.fire") { [unowned self] in
+            fire(timer)
+        }
+    }
+
+    private func fire(_ timer: TimerSource) {
+        timer.armed = nil
+        if let interval = timer.interval, let next = timer.next {
+            timer.next = max(next &+ interval, simulation.now)
+        } else {
+            timer.next = nil
+        }
+        if let handler = timer.handler, !timer.firePending {
+            timer.firePending = true
+            let raw = handler.raw.pointee
+            let item = Held(
+                simrun_dispatch_item_make(
+                    Int32(SIMRUN_DISPATCH_ASYNC), timer.queue, raw.block, raw.context, raw.function))
+            item.onRun = { timer.firePending = false }
+            enqueue(item)
+        }
+        arm(timer)
     }
 
     // MARK: sync, concurrentPerform, escapes
@@ -492,6 +595,22 @@ func simrunDispatchAssertMain(_ run: UnsafeMutableRawPointer, _ expectOnMain: In
         expectOnMain != 0
             ? "dispatchPrecondition(.onQueue(.main)) fails: the code runs on \(lane), not main"
             : "dispatchPrecondition(.notOnQueue(.main)) fails: the code runs on main")
+}
+
+@_cdecl("simrun_dispatch_timer_created")
+func simrunDispatchTimerCreated(
+    _ run: UnsafeMutableRawPointer, _ source: UnsafeMutableRawPointer, _ queue: UnsafeMutableRawPointer
+) {
+    Simulation.bound(run).dispatch.timerCreated(source, queue: queue)
+}
+
+@_cdecl("simrun_dispatch_timer_call")
+func simrunDispatchTimerCall(
+    _ run: UnsafeMutableRawPointer, _ source: UnsafeMutableRawPointer, _ op: Int32,
+    _ handler: UnsafeMutablePointer<simrun_dispatch_item>?, _ start: UInt64, _ interval: UInt64
+) -> Int32 {
+    guard let capture = Simulation.bound(run).dispatchCapture else { return 0 }
+    return capture.timerCall(source, op: op, handler: handler, start: start, interval: interval) ? 1 : 0
 }
 
 @_cdecl("simrun_dispatch_escape")
