@@ -216,6 +216,37 @@ struct DispatchCaptureTests {
         }
     }
 
+    /// Waits nest on the run's thread until carriers take turns: one more than the bound fails the run
+    /// with `dispatch-wait` (never a stack overflow or a hang), and the calls are counted as captured.
+    @Test func nestedWaitsAreBoundedAndSaySo() {
+        let before = DispatchCapturing.capturedCalls
+        let depth = DispatchCapturing.maxNestedWaits + 1
+        let result = Self.scenario(
+            { _, _ in
+                // Level k waits for a semaphore that level k+1 would signal: each wait runs the next level.
+                @Sendable func level(_ k: Int, signal: DispatchSemaphore?) {
+                    DispatchQueue(label: "level\(k)").async {
+                        if k < depth {
+                            let semaphore = DispatchSemaphore(value: 0)
+                            level(k + 1, signal: semaphore)
+                            semaphore.wait()
+                        }
+                        signal?.signal()
+                    }
+                }
+                level(0, signal: nil)
+            }, log: Log()
+        ).run(variant: "default", seed: 0, strategy: FIFOStrategy())
+        guard case .fail(let oracle, let message) = result.verdict else {
+            Issue.record("expected dispatch-wait, got \(result.verdict)")
+            return
+        }
+        #expect(oracle == "dispatch-wait")
+        #expect(message.contains("more than \(DispatchCapturing.maxNestedWaits) blocking waits"), "\(message)")
+        #expect(DispatchCapturing.capturedCalls > before)
+        #expect(DispatchCapturing.requireActive(Simulation(seed: 0, strategy: FIFOStrategy())))
+    }
+
     @Test func outsideARunGCDIsLibdispatchs() async {
         // A thread bound to no run: the block runs on libdispatch's threads, at real time.
         let ran = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
