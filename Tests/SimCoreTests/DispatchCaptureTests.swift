@@ -175,6 +175,9 @@ struct DispatchCaptureTests {
                     dispatchPrecondition(condition: .onQueue(.main))
                     MainActor.assumeIsolated { log.note(simulation, "isolated") }
                 }
+                DispatchQueue.global().async {
+                    DispatchQueue.main.sync { MainActor.assumeIsolated { log.note(simulation, "main.sync") } }
+                }
                 let serial = DispatchQueue(label: "bg")
                 serial.async {
                     dispatchPrecondition(condition: .onQueue(serial))
@@ -184,7 +187,8 @@ struct DispatchCaptureTests {
             }, log: log
         ).run(variant: "default", seed: 0, strategy: FIFOStrategy())
         #expect(passing.verdict == .pass)
-        #expect(log.entries.map(\.text).sorted() == ["bg", "isolated"])
+        #expect(log.entries.map(\.text).sorted() == ["bg", "isolated", "main.sync"])
+        #expect(log.entries.first { $0.text == "main.sync" }?.lane == "main")
         let failing = Self.scenario(
             { _, _ in DispatchQueue.global().async { dispatchPrecondition(condition: .onQueue(.main)) } }, log: Log()
         ).run(variant: "default", seed: 0, strategy: FIFOStrategy())

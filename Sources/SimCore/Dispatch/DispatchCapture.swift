@@ -492,7 +492,13 @@ final class DispatchCapture {
         let barrierOnConcurrent = barrier && domain.kind == .concurrent
         if barrierOnConcurrent { domain.barrierRunning = true }
         domain.running += 1
-        if domain.direct {
+        if domain.kind == .main {
+            // `DispatchQueue.main.sync` runs its block on main: the block is the main lane's meanwhile.
+            let lane = simulation.currentLaneIndex
+            simulation.currentLaneIndex = domain.lane.index
+            simrun_dispatch_invoke(block, context, function)
+            simulation.currentLaneIndex = lane
+        } else if domain.direct {
             simrun_dispatch_invoke(block, context, function)
         } else {
             simrun_dispatch_sync_on_queue(queue, block, context, function, barrierOnConcurrent ? 1 : 0)
