@@ -36,6 +36,10 @@ public enum BuiltinScenarios {
         SemaphoreCheck.scenario,
         TicketDispenserCheck.scenario,
         MainActorDraftCheck.scenario,
+        // Grand Central Dispatch under the scheduler (issue #31).
+        GCDImageLoader.scenario,
+        GCDDebounce.scenario,
+        GCDSemaphoreDeadlock.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]

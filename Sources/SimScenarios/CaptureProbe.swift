@@ -12,7 +12,10 @@ public enum CaptureProbe {
     /// Each construct, and whether it is captured by the executor-factory route in an executable built
     /// on `SimRun.main` (`factory`), by the same route installed at load time inside `swift test`
     /// (`inTest`), and by the enqueue-hook route (`hook`: a process where the factory is off).
-    public static let constructs: [(variant: String, summary: String, factory: Bool, inTest: Bool, hook: Bool)] = [
+    public static let constructs: [(variant: String, summary: String, factory: Bool, inTest: Bool, hook: Bool)] =
+        concurrencyConstructs + dispatchConstructs
+
+    static let concurrencyConstructs: [(variant: String, summary: String, factory: Bool, inTest: Bool, hook: Bool)] = [
         ("task", "Task {} started by the body", true, true, true),
         ("detached", "Task.detached", true, true, true),
         ("task-group", "withTaskGroup children", true, true, true),
@@ -27,7 +30,11 @@ public enum CaptureProbe {
         ("continuous-clock", "ContinuousClock().sleep(for:) in the body", true, true, true),
         ("suspending-clock", "SuspendingClock().sleep(for:) in the body", true, true, true),
         ("sim-clock", "the injected sim.clock, inside Task {}", true, true, true),
-        ("dispatch-global", "a continuation resumed from DispatchQueue.global().async", false, false, false),
+        // Captured where GCD is (issue #31): the block runs in the run, its 20 ms wait on virtual time.
+        (
+            "dispatch-global", "a continuation resumed from DispatchQueue.global().async",
+            DispatchCapturing.isActive, DispatchCapturing.isActive, DispatchCapturing.isActive
+        ),
         // Where the clocks stay real (macOS: `VirtualClocks.areVirtual` is false) these two fail.
         (
             "clock-reads", "ContinuousClock, SuspendingClock, DispatchTime, C clocks read around 7/16/333 ms sleeps",
@@ -127,7 +134,7 @@ public enum CaptureProbe {
         case "clock-reads-in-main-and-task":
             await clockReadsInMainAndTask(sim, log)
         default:
-            log.note("unknown probe \(variant)")
+            await dispatchProbe(variant, sim, log)
         }
     }
 

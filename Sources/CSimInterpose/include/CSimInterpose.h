@@ -6,6 +6,7 @@
 #ifndef CSIMINTERPOSE_H
 #define CSIMINTERPOSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -84,6 +85,90 @@ int simrun_task_names_interposed(void);
 
 /// How many tasks were created through simrun's `swift_task_create` in this process.
 uint64_t simrun_task_creations(void);
+// MARK: - Grand Central Dispatch (dispatch.c, issue #31)
+//
+// libdispatch's entry points (`dispatch_async`, `_after`, `_barrier_async`, `_group_async`,
+// `_group_notify`, `_group_leave`, `_sync`, `_barrier_sync`, `_semaphore_wait`, `_group_wait`,
+// `_apply`, `_source_create`, queue creation) on a thread whose clocks are bound to a run are handed
+// to the run (SimCore's `DispatchCapture`); elsewhere they are libdispatch's. Linux only: on other
+// platforms `simrun_dispatch_interposed` is 0 and GCD stays real.
+
+/// What an item was submitted with.
+enum {
+    SIMRUN_DISPATCH_ASYNC = 0,
+    SIMRUN_DISPATCH_AFTER = 1,
+    SIMRUN_DISPATCH_BARRIER = 2,
+    SIMRUN_DISPATCH_GROUP_ASYNC = 3,
+    SIMRUN_DISPATCH_NOTIFY = 4,
+};
+
+/// What a call does to a timer source.
+enum {
+    SIMRUN_DISPATCH_TIMER_SET = 0,
+    SIMRUN_DISPATCH_TIMER_HANDLER = 1,
+    SIMRUN_DISPATCH_TIMER_CANCEL_HANDLER = 2,
+    SIMRUN_DISPATCH_TIMER_RESUME = 3,
+    SIMRUN_DISPATCH_TIMER_ACTIVATE = 4,
+    SIMRUN_DISPATCH_TIMER_SUSPEND = 5,
+    SIMRUN_DISPATCH_TIMER_CANCEL = 6,
+};
+
+/// What a wait waits on.
+enum {
+    SIMRUN_DISPATCH_WAIT_SEMAPHORE = 0,
+    SIMRUN_DISPATCH_WAIT_GROUP = 1,
+};
+
+/// A block (or function and context) submitted to a queue inside a run, held until the run runs it.
+typedef struct simrun_dispatch_item {
+    /// The queue (retained).
+    void *_Nonnull queue;
+    /// The block (copied), or NULL for a function and context.
+    void *_Nullable block;
+    void *_Nullable context;
+    void (*_Nullable function)(void *_Nullable);
+    /// The group a group item entered, or a notification's group (retained), or NULL.
+    void *_Nullable group;
+    /// `dispatch_time_t` deadline of an `after` item.
+    uint64_t when;
+    /// One of `SIMRUN_DISPATCH_ASYNC` …
+    int kind;
+} simrun_dispatch_item;
+
+/// 1 when the process's libdispatch entry points are simrun's (Linux, executable linking SimCore).
+int simrun_dispatch_interposed(void);
+/// How many dispatch calls were handed to a run in this process.
+uint64_t simrun_dispatch_captured_calls(void);
+/// Bit 0: the queue is concurrent; bit 1: created inactive. `target` receives its target queue (NULL: default).
+int simrun_dispatch_queue_facts(void *_Nonnull queue, void *_Nullable *_Nonnull target);
+/// libdispatch's main queue object.
+void *_Nullable simrun_dispatch_main_queue(void);
+/// A queue's label ("" when none).
+const char *_Nonnull simrun_dispatch_queue_label(void *_Nonnull queue);
+/// Runs an item (inside libdispatch's `dispatch_sync_f` on its queue when `on_queue`); leaves its group.
+void simrun_dispatch_item_run(simrun_dispatch_item *_Nonnull item, int on_queue);
+/// A new item for `block` (copied) or `function` on `queue` (retained).
+simrun_dispatch_item *_Nonnull simrun_dispatch_item_make(int kind, void *_Nonnull queue, void *_Nullable block,
+                                                         void *_Nullable context,
+                                                         void (*_Nullable function)(void *_Nullable));
+/// A copy of an item (its block copied, its queue retained; no group).
+simrun_dispatch_item *_Nonnull simrun_dispatch_item_clone(const simrun_dispatch_item *_Nonnull item);
+/// Releases an item's block, queue and group and frees it.
+void simrun_dispatch_item_free(simrun_dispatch_item *_Nonnull item);
+/// libdispatch's own non-blocking wait (0: acquired / the group is empty).
+long simrun_dispatch_try_wait(int kind, void *_Nonnull object);
+/// Runs a sync block on `queue` through libdispatch (the queue is idle: its work is held by the run).
+void simrun_dispatch_sync_on_queue(void *_Nonnull queue, void *_Nullable block, void *_Nullable context,
+                                   void (*_Nullable function)(void *_Nullable), int barrier);
+/// Calls a block (not copied) or a function with its context, on this thread.
+void simrun_dispatch_invoke(void *_Nullable block, void *_Nullable context, void (*_Nullable function)(void *_Nullable));
+/// Runs iteration `index` of a `dispatch_apply` block or function.
+void simrun_dispatch_apply_iteration(void *_Nullable block, void *_Nullable context,
+                                     void (*_Nullable function)(void *_Nullable, size_t), size_t index);
+/// A `dispatch_time_t` as virtual nanoseconds: -1 for DISPATCH_TIME_NOW, INT64_MAX for FOREVER.
+int64_t simrun_dispatch_virtual_deadline(uint64_t when);
+
+// MARK: - (end of Grand Central Dispatch)
 
 #ifdef __cplusplus
 }

@@ -398,6 +398,13 @@ private final class ThreadSlot: Sendable {
         // executable built on SimRun.main never runs it; its main is synchronous).
         func run() throws { try PlatformExecutorFactory.mainExecutor.run() }
         func stop() { PlatformExecutorFactory.mainExecutor.stop() }
+
+        // A main-queue block of a run (`DispatchQueue.main.async { … }` is `@MainActor` code to the
+        // compiler, which checks it at run time) runs on the run's `main` lane: that is the main actor.
+        func checkIsolated() {
+            if DispatchCapture.mainLaneRunsOnThisThread { return }
+            PlatformExecutorFactory.mainExecutor.checkIsolated()
+        }
     }
 
     @available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *)

@@ -10,6 +10,8 @@ extension Simulation {
         while verdict == nil {
             let count = collectCandidates()
             if count == 0 {
+                // A group's notification waits for the group to empty, which a job may have done.
+                if let dispatch = dispatchCapture, dispatch.releaseNotifications() { continue }
                 if advanceToNextDeadline() { continue }
                 if !quietWaiters.isEmpty {
                     resumeQuietWaiter()
@@ -140,7 +142,7 @@ extension Simulation {
 
     // MARK: Picking and running
 
-    private func pickCandidate(_ count: Int) -> Int {
+    func pickCandidate(_ count: Int) -> Int {
         var fifo = 0
         let chosen: Int
         if count == 1 {
@@ -176,7 +178,7 @@ extension Simulation {
         return chosen
     }
 
-    private func execute(_ index: Int) {
+    func execute(_ index: Int) {
         let candidate = ready[index]
         let body: () -> Void
         let label: Symbol

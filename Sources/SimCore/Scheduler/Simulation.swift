@@ -76,6 +76,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var finished = false
     /// Tasks waiting in `settle()` for the run to go quiet, first come first resumed.
     @exclusivity(unchecked) var quietWaiters: [() -> Void] = []
+    /// GCD work of this run (made on the first dispatch call on the run's thread; `DispatchCapture`).
+    @exclusivity(unchecked) var dispatchCapture: DispatchCapture?
 
     let kernelLane: Symbol
     let kindPick: Symbol
