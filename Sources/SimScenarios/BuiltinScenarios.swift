@@ -2,6 +2,7 @@ import SimCore
 
 /// The scenarios that ship with simrun, in the order `simrun list` shows them.
 public enum BuiltinScenarios {
+    /// Every built-in scenario: what `simrun` runs and `simrun list` shows.
     public static let all: [Scenario] = [
         LostInputNavigation.scenario,
         ElementUpdateReentrancy.scenario,

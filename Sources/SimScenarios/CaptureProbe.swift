@@ -39,6 +39,7 @@ public enum CaptureProbe {
         ),
     ]
 
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario.async(
         name: "capture-probe",
         summary: "one Swift concurrency construct per variant: passes when captured, fails when it escapes",
