@@ -238,7 +238,7 @@ import Testing
                 excerpts.append(("\(path):\(index + 1)", String(lines[index + 1].dropFirst("// From ".count)), body))
             }
         }
-        #expect(excerpts.count >= 2, "\(excerpts.map(\.place))")
+        #expect(excerpts.count >= 4, "\(excerpts.map(\.place))")
         for excerpt in excerpts {
             let source = try #require(try? Self.text(excerpt.source), "\(excerpt.place): no file \(excerpt.source)")
             #expect(Self.partsNotIn(source, excerpt: excerpt.text) == [], "\(excerpt.place): not in \(excerpt.source)")
