@@ -37,7 +37,7 @@ public enum BuiltinScenarios {
         SemaphoreCheck.scenario,
         TicketDispenserCheck.scenario,
         MainActorDraftCheck.scenario,
-        // What the capture routes of Swift concurrency hold (README's capture matrix).
+        // What the capture routes of Swift concurrency hold (the capture matrix of SimCore's article "Your own async code").
         CaptureProbe.scenario,
     ]
 }

@@ -61,7 +61,7 @@ import Testing
         #expect(run.stdout.contains("enqueue-hook route: SIMRUN_EXECUTOR_FACTORY=off"), "\(run.stdout)")
     }
 
-    /// README's capture matrix is the one these tests check: each row with a `capture-probe` variant
+    /// The capture matrix (SimCore's article "Your own async code") is the one these tests check: each row with a `capture-probe` variant
     /// says "captured" in a column exactly when the construct's flag for that route says so.
     /// `simrun bench --only viewmodel` measures both sides: simrun's in-process exploration of the
     /// view model (every schedule passing) and the TestClock + withMainSerialExecutor baseline child.
