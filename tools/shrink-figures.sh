@@ -2,7 +2,7 @@
 # Shrinking with and without noise: for every buggy variant, the first failure `fuzz` finds (pct,
 # seeds from 0) without noise and with `--noise 3`, its non-fifo decisions before → after shrinking,
 # and what `replay --variant fixed` of the shrunk trace says (exit status and how much it followed).
-# Prints a markdown table (README, "Replaying on other code").
+# Prints a markdown table (the article "Replaying on other code", Sources/SimRunKit/SimRunKit.docc).
 # Usage: tools/shrink-figures.sh             (builds the release binary)
 #        SIMRUN=path/to/simrun tools/shrink-figures.sh
 set -euo pipefail

@@ -8,6 +8,7 @@ import SimCore
 /// and has every caller await that one task, so one fetch serves both. Needs the executor-factory
 /// route: the fetch yields inside `Task {}` (the callers and the in-flight task).
 public enum ActorReentrancyCache {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario.async(
         name: "actor-reentrancy-cache",
         summary:

@@ -14,6 +14,7 @@ import SimModels
 /// read `price` before FETCH_PRICE wrote it and submits the stale value. `fixed`: SUBMIT_ORDER is a
 /// SUCCESS child of FETCH_PRICE, the way the trigger tree expresses "after this succeeded".
 public enum AsyncActionStaleVariable {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "async-action-stale-variable",
         summary:

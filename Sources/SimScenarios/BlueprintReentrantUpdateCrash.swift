@@ -16,6 +16,7 @@ import SimModels
 /// frame change and the notification, the header applies the new frame inside the pass. `buggy`
 /// (Blueprint before #618) traps: a crash finding. `fixed` (#618) defers the nested update.
 public enum BlueprintReentrantUpdateCrash {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "blueprint-reentrant-update-crash",
         summary:

@@ -14,6 +14,7 @@ import SimModels
 /// recommends for collections (`IdentifiedArray`, `forEach` by id): a stale closure still names the
 /// row the user saw.
 public enum BlueprintTCADroppedEvent {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "blueprint-tca-dropped-event",
         summary:

@@ -17,6 +17,7 @@ import SimModels
 /// and Checkout never opens, and a second tap only joins the stranded barrier. `fixed` (7ccc9991):
 /// `resetFlows()` re-registers the flow of every installed barrier.
 public enum BoardyBarrierResetFlows {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "boardy-barrier-reset-flows",
         summary:

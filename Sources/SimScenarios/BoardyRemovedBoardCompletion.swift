@@ -14,6 +14,7 @@ import SimModels
 /// the late response still drives the flow and the receipt appears for a payment the user closed.
 /// `fixed` (9669eb8): removal detaches the board; the late output reaches no flow.
 public enum BoardyRemovedBoardCompletion {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "boardy-removed-board-completion",
         summary:

@@ -2,6 +2,7 @@ import SimCore
 
 /// The scenarios that ship with simrun, in the order `simrun list` shows them.
 public enum BuiltinScenarios {
+    /// Every built-in scenario: what `simrun` runs and `simrun list` shows.
     public static let all: [Scenario] = [
         LostInputNavigation.scenario,
         ElementUpdateReentrancy.scenario,
@@ -40,7 +41,7 @@ public enum BuiltinScenarios {
         GCDImageLoader.scenario,
         GCDDebounce.scenario,
         GCDSemaphoreDeadlock.scenario,
-        // What the capture routes of Swift concurrency hold (README's capture matrix).
+        // What the capture routes of Swift concurrency hold (the capture matrix of SimCore's article "Your own async code").
         CaptureProbe.scenario,
     ]
 }

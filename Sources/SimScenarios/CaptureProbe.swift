@@ -3,7 +3,7 @@ import SimCore
 import Synchronization
 
 /// What the capture route of this process puts under the scheduler, one construct per variant: the
-/// README's capture matrix is this scenario run on each route (`CaptureMatrixTests` checks it).
+/// The capture matrix (SimCore's article "Your own async code") is this scenario run on each route (`CaptureMatrixTests` checks it).
 ///
 /// A variant passes when its construct's code ran inside the run, on the lane its identity says,
 /// with sleeps on virtual time; it fails (never passes) when the construct left the run: the
@@ -46,6 +46,7 @@ public enum CaptureProbe {
         ),
     ]
 
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario.async(
         name: "capture-probe",
         summary: "one Swift concurrency construct per variant: passes when captured, fails when it escapes",
@@ -121,7 +122,7 @@ public enum CaptureProbe {
             }.value
         case "dispatch-global":
             // Blocking work moved off the caller, the way apps use a global queue. (A resume that
-            // lands before the task has suspended enqueues nothing and cannot be seen: README.)
+            // lands before the task has suspended enqueues nothing and cannot be seen: "Your own async code".)
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().async {
                     blockingWork()

@@ -22,6 +22,7 @@ import SimModels
 /// documentation asks ("Hop to the main queue yourself") and as Boardy requires for motherboard
 /// mutations, so an overcome runs whole between two main-thread jobs and no wait can land inside it.
 public enum CartLoginBarrier {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "cart-login-barrier",
         summary:

@@ -7,6 +7,7 @@ import SimCore
 /// increments in one job, so nothing can come between the read and the write. `buggy-async` is the
 /// same race in async/await: two tasks on the simulation's executor read an actor, await, then write.
 public enum CounterRace {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "counter-race",
         summary:

@@ -9,6 +9,7 @@ import SimCore
 /// while the first is in flight submits again. `fixed` marks the submission in flight on the main
 /// actor before starting the task and ignores taps while it is. Needs the executor-factory route.
 public enum DoubleTapSubmit {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario.async(
         name: "double-tap-submit",
         summary:

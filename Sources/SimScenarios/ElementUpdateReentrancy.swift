@@ -10,6 +10,7 @@ import SimModels
 /// re-render schedules a new pass. `buggy` is a naive host that runs them inside the pass and
 /// clears its dirty flag afterwards: the re-render is lost unless a later pass happens to follow.
 public enum ElementUpdateReentrancy {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "element-update-reentrancy",
         summary: "an onDisappear re-render requested during an update pass is lost — a race: fifo passes",

@@ -10,6 +10,7 @@ import SimCore
 /// last exactly 16 ms of the run's clock (`frame-pace`): a sleep whose virtual length depended on the
 /// machine's load would fail it, and would make failure counts differ from one repeat to the next.
 public enum FrameLoopSearch {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario.async(
         name: "frame-loop-search",
         summary: "a debounced @MainActor search beside a 16 ms @MainActor frame loop; a stale response wins",

@@ -26,6 +26,7 @@ public enum LostInputNavigation {
     /// The binding the input writes.
     public static let binding = "user.name"
 
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "lost-input-navigation",
         summary:

@@ -19,6 +19,7 @@ public enum PlayerAsyncNodeLastWriter {
     /// What the stream delivers last: the complete rows.
     static let streamed = "rows 1-2 + action row"
 
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "player-async-node-last-writer",
         summary:

@@ -20,6 +20,7 @@ public enum PlayerOldViewUpdate {
     /// The binding the input writes.
     static let binding = "tmp.required"
 
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "player-old-view-update",
         summary:

@@ -14,6 +14,7 @@ import SimModels
 /// clears it; if `unload` runs first, `buggy` writes the unloaded player's state after it. `fixed`
 /// (b57d1fdc) skips a write whose player is no longer the loaded one.
 public enum PlayerStateAfterUnload {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "player-state-after-unload",
         summary:

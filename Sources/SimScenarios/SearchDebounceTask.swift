@@ -8,6 +8,7 @@ import SimCore
 /// results replace those for "swi". `fixed` cancels the previous task on each keystroke and checks
 /// `Task.isCancelled` after the search returns. Needs the executor-factory route (`@MainActor`, sleeps).
 public enum SearchDebounceTask {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario.async(
         name: "search-debounce-task",
         summary:

@@ -14,6 +14,7 @@ import SimModels
 /// and TCA reports "received a child action when child state was nil" — a failed test, a runtime
 /// warning in the app. `fixed` (PR #1879): the scoped store drops a binding write to a nil child.
 public enum TCABindingAfterDismiss {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "tca-binding-after-dismiss",
         summary:

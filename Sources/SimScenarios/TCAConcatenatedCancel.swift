@@ -11,6 +11,7 @@ import SimModels
 /// which then downloads anyway. `buggy` is TCA as shipped; `fixed` registers cancellable parts when
 /// the effect is returned, the behaviour the issue expects (no upstream fix yet).
 public enum TCAConcatenatedCancel {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "tca-concatenated-cancel",
         summary:

@@ -14,6 +14,7 @@ import SimModels
 /// request still runs. `buggy` is TCA as shipped (registration when the task starts); `fixed`
 /// registers when the effect is returned, the behaviour the issue asks for (no upstream fix yet).
 public enum TCADismissUnstartedEffect {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "tca-dismiss-unstarted-effect",
         summary:

@@ -16,6 +16,7 @@ import SimModels
 /// `fixed` holds only the root's effects in the returned task, what the known issue expects (not
 /// shipped).
 public enum TCATaskTreeCancel {
+    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
     public static let scenario = Scenario(
         name: "tca-task-tree-cancel",
         summary:

@@ -57,7 +57,7 @@ public struct SimulationStrategy: Sendable, Hashable, CustomStringConvertible {
 ///
 /// The body is one scenario: `@MainActor` code, `Task {}`, actors and `Task.sleep` (on virtual time)
 /// run in an order each seed chooses, in this process, while other tests run in parallel. The first
-/// failing seed (a failed ``SimCore/Simulation/check(_:_:_:)``, an escape, a deadlock, a limit) is
+/// failing seed (a failed `Simulation.check(_:_:_:)`, an escape, a deadlock, a limit) is
 /// shrunk, saved under `failureDirectory`, attached to the test, and becomes one `Issue` at the
 /// caller naming the oracle, the seed, the trace and how to rerun exactly that schedule: pass
 /// `seed:` here, or set `SIMRUN_SEED` for the test run. A `sometimes` goal the body declares and no
@@ -76,7 +76,7 @@ public struct SimulationStrategy: Sendable, Hashable, CustomStringConvertible {
 ///   - failureDirectory: where a failing trace is saved (relative to the current directory).
 ///   - watchdog: the longest real time to wait for the runs.
 ///   - sourceLocation: where issues are reported (the caller).
-///   - body: the scenario: the test's code, given the run's ``SimCore/Simulation``.
+///   - body: the scenario: the test's code, given the run's `Simulation`.
 /// - Returns: what ran; the test has already failed when ``Exploration/failure`` is set.
 @discardableResult
 public func simulate(

@@ -67,7 +67,7 @@ public struct TraceCorpus: Sendable {
     }
 
     /// The engine's verdict on `trace` replayed on `variant` (nil: its recorded variant): the same
-    /// ``ReplayReport`` `simrun replay` presents. Throws for input that cannot be replayed (an
+    /// `ReplayReport` (SimEngine) `simrun replay` presents. Throws for input that cannot be replayed (an
     /// unreadable file, an unknown scenario or variant), and, without ``executable``, for a trace
     /// that could trap this process.
     public func verdict(of trace: CorpusTrace, variant: String? = nil) throws(SimEngineError) -> ReplayReport {
@@ -113,7 +113,7 @@ public struct TraceCorpus: Sendable {
     /// Runs `trace`'s recorded schedule on `variant` (the scenario's fix) and records an issue unless
     /// the engine's verdict is `pass`: the bug the trace records stays fixed. An inconclusive replay
     /// (a non-fifo decision that could not be followed) fails, unless the fix removes the race
-    /// itself: then a `pct` campaign on the variant decides (``TraceReplay``'s rule, as in
+    /// itself: then a `pct` campaign on the variant decides (`TraceReplay`'s rule, as in
     /// `simrun replay --variant`).
     @discardableResult
     public func replayOnFixed(

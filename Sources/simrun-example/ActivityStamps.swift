@@ -7,7 +7,7 @@ import SimCore
 /// from `DispatchTime.now()`; a `Task {}` and a `@MainActor` task log entries after odd sleeps (7 ms,
 /// 16 ms, 333 ms).
 ///
-/// Inside a run every one of those clocks is the run's virtual clock (README: "Time inside a run"),
+/// Inside a run every one of those clocks is the run's virtual clock (SimCore's article "Your own async code": "Time inside a run"),
 /// so the stamps are exactly the virtual instants of the entries, on a busy machine as on an idle one.
 /// The oracles fail the run when any reading is real time or a sleep's length is not what was asked.
 enum ActivityStamps {

@@ -14,7 +14,9 @@ import Testing
 
 /// The clocks user code reads, inside a run in the test process: virtual on the run's thread, real
 /// everywhere else (Linux; on macOS the clocks stay real and `areVirtual` says so).
-@Suite(.enabled(if: virtualClocksExpected, "the clocks stay real on this platform (README: Time inside a run)"))
+@Suite(
+    .enabled(
+        if: virtualClocksExpected, "the clocks stay real on this platform (SimCore's article 'Your own async code')"))
 struct VirtualClockTests {
     /// What a job read from each clock, and the run's virtual time then.
     final class Readings: @unchecked Sendable {

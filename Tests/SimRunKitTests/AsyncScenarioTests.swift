@@ -62,33 +62,8 @@ import Testing
         #expect(run.stdout.contains("enqueue-hook route: SIMRUN_EXECUTOR_FACTORY=off"), "\(run.stdout)")
     }
 
-    /// README's capture matrix is the one these tests check: each row with a `capture-probe` variant
+    /// The capture matrix (SimCore's article "Your own async code") is the one these tests check: each row with a `capture-probe` variant
     /// says "captured" in a column exactly when the construct's flag for that route says so.
-    @Test func theReadmeMatrixIsTheCheckedOne() throws {
-        let readme = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let header = try #require(
-            readme.components(separatedBy: "\n").first { $0.hasPrefix("| construct (`capture-probe`") })
-        #expect(
-            header.contains("executor factory (`SimRun.main`) | in `swift test` (load-time factory) | enqueue hook"))
-        var rows = 0
-        for construct in CaptureProbe.constructs {
-            guard
-                let row = readme.components(separatedBy: "\n").first(where: {
-                    $0.contains("(`\(construct.variant)`) |")
-                })
-            else { continue }
-            rows += 1
-            let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            try #require(cells.count == 4, "\(row)")
-            for (cell, captured) in zip(cells[1...], [construct.factory, construct.inTest, construct.hook]) {
-                #expect(cell.hasPrefix("captured") == captured, "\(construct.variant): \(cell)")
-            }
-        }
-        #expect(rows >= CaptureProbe.constructs.count - 2, "README lists the constructs (\(rows) rows found)")
-    }
-
     /// `simrun bench --only viewmodel` measures both sides: simrun's in-process exploration of the
     /// view model (every schedule passing) and the TestClock + withMainSerialExecutor baseline child.
     @Test func theViewModelBenchRowMeasuresBothSides() throws {

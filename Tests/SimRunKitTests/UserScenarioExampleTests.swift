@@ -2,7 +2,7 @@ import Foundation
 import SimTestSupport
 import Testing
 
-/// The README's user-scenario example: a separate executable over its own scenario, through the
+/// The user-scenario example (SimCore's article "Scenarios and oracles"): a separate executable over its own scenario, through the
 /// same command tree as `simrun`.
 @Suite struct UserScenarioExampleTests {
     private var example: URL {

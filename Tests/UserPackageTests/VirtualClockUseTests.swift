@@ -34,7 +34,8 @@ import Testing
 
     @Test(.enabled(if: expected, "the clocks stay real on this platform")) func stampsInsideARunAreVirtualTime() throws
     {
-        try #require(VirtualClocks.areVirtual, "the clocks are virtual on Linux (README: Time inside a run)")
+        try #require(
+            VirtualClocks.areVirtual, "the clocks are virtual on Linux (SimCore's article 'Your own async code')")
         let before = VirtualClocks.virtualReads
         let directory = try makeTemporaryDirectory("stamps")
         let exploration = explore(

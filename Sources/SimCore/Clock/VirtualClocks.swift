@@ -9,7 +9,7 @@ import CSimInterpose
 /// virtual clock, elsewhere they are the C library's. The monotonic clocks read
 /// `monotonicEpoch` plus the virtual time; the wall clock reads `wallClockEpoch` (2025-01-01T00:00:00Z)
 /// plus the virtual time. CPU-time clocks stay real. On other platforms (macOS) `areVirtual` is false
-/// and the clocks are real inside a run, as the README's capture matrix says.
+/// and the clocks are real inside a run, as the capture matrix (<doc:YourOwnAsyncCode>) says.
 public enum VirtualClocks {
     /// Whether this process's clock calls are simrun's, so that clocks read on a run's thread are
     /// virtual. False on macOS, and on Linux when SimCore is linked so that the C library's

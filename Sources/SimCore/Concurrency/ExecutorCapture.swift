@@ -52,7 +52,7 @@ public enum CaptureRoute: String, Sendable, CustomStringConvertible {
     /// Neither route is available with this toolchain: async scenarios cannot run.
     case unavailable = "unavailable"
 
-    /// The route's name, as the README's capture matrix and the bench notes print it.
+    /// The route's name, as the capture matrix ("Your own async code") and the bench notes print it.
     public var description: String { rawValue }
 
     /// Whether `@MainActor` jobs and clock sleeps reach the scheduler on this route.

@@ -48,7 +48,7 @@ public struct EventFields: Hashable, Sendable, RandomAccessCollection {
         for field in fields.prefix(Self.capacity) { append(field) }
     }
 
-    /// 0.
+    /// The first field's position: always zero.
     public var startIndex: Int { 0 }
     /// One past the last field.
     public var endIndex: Int { count }

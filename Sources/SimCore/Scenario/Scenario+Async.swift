@@ -4,7 +4,7 @@ extension Scenario {
         /// Jobs posted by the scenario itself, and `sim.spawn` tasks: runs anywhere.
         case kernel
         /// Plain async code that both capture routes hold (tests included): see the capture matrix in
-        /// README — tasks, task groups, continuations, and actors, sleeps and `Task.yield()` reached
+        /// <doc:YourOwnAsyncCode> — tasks, task groups, continuations, and actors, sleeps and `Task.yield()` reached
         /// from the body and its task-group children.
         case eitherRoute
         /// Anything else — `@MainActor` code, calls into actors that suspend inside `Task {}` — needs the

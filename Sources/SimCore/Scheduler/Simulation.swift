@@ -293,8 +293,11 @@ struct LaneState: ~Copyable {
 public enum FieldLiteral: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByBooleanLiteral,
     Sendable
 {
+    /// An integer field.
     case int(Int64)
+    /// A text field.
     case text(String)
+    /// A boolean field.
     case bool(Bool)
 
     /// An integer field from a literal.

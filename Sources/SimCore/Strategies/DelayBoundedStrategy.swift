@@ -15,6 +15,7 @@ public final class DelayBoundedStrategy: Strategy {
     private var used = 0
     /// Jobs delayed in this run (by identity): passed over while anything else is ready.
     private var held: [Held] = []
+    /// The run length the strategy spreads its choices over: the fifo probe's steps once learned.
     private(set) public var estimatedSteps: Int
 
     private struct Held: Equatable {

@@ -15,6 +15,7 @@ public final class PCTStrategy: Strategy {
     /// Distinct steps, ascending, at which the running lane is demoted.
     var changePoints: [Int] = []
     var changesMade = 0
+    /// The run length the strategy spreads its choices over: the fifo probe's steps once learned.
     private(set) public var estimatedSteps: Int
 
     /// PCT for bugs of depth `depth`, spreading change points over `estimatedSteps` steps until `learn(steps:)`.

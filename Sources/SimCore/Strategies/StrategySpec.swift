@@ -3,7 +3,26 @@
 public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
     /// The strategies there are, by their command-line names.
     public enum Kind: String, Sendable, CaseIterable {
-        case fifo, random, pct, delay, dfs, portfolio, replay, pos, surw, coverage
+        /// Jobs in the order they were posted: what a test store with a test clock gives.
+        case fifo
+        /// A uniformly random ready job at every step.
+        case random
+        /// Probabilistic concurrency testing: random lane priorities, `depth - 1` change points.
+        case pct
+        /// Delay-bounded: fifo, passing the fifo job over at up to `bound` chosen steps.
+        case delay
+        /// Exhaustive depth-first search, bounded by preemptions (bound 0 first, then up to the bound).
+        case dfs
+        /// Rotates random, pct, delay, pos, surw and rff by seed.
+        case portfolio
+        /// Follows a recorded schedule (a trace's decisions), fifo where it has none.
+        case replay
+        /// Partial order sampling: random priorities, re-drawn for the jobs that race with the one that ran.
+        case pos
+        /// The selective uniform walk: one profiled shared cell's accesses ordered uniformly.
+        case surw
+        /// Coverage-guided: keeps schedules that show new reads-from pairs and mutates their prefixes.
+        case coverage
         /// SURW's non-selective variant (N-S in its artifact): every object-touching job weighted.
         case nsurw
         /// Reads-from fuzzing (RFF, ASPLOS 2024).

@@ -3,10 +3,12 @@ import SimCore
 /// What a replay of a trace concluded, decided once by ``TraceReplay``; the CLI (`simrun replay`, its
 /// `--json`) and SimTesting's `TraceCorpus` only present it.
 ///
-/// On the recorded variant a replay compares events: ``identical`` or ``diverged``. On another
-/// variant (or other noise) it follows the schedule by identity and judges that variant: ``pass``,
-/// ``fail`` or ``crashed``. Either way it can be ``inconclusive`` (the recording, or the part of it
-/// that could be followed, does not decide) or ``damaged`` (the file breaks off in unreadable bytes).
+/// On the recorded variant a replay compares events: ``identical`` or
+/// ``diverged(atEvent:lines:)``. On another variant (or other noise) it follows the schedule by
+/// identity and judges that variant: ``pass(raceRemoved:)``, ``fail(_:raceRemoved:)`` or
+/// ``crashed(message:atEvent:)``. Either way it can be ``inconclusive(_:)`` (the recording, or the
+/// part of it that could be followed, does not decide) or ``damaged(message:eventsCompared:)`` (the
+/// file breaks off in unreadable bytes).
 public enum ReplayVerdict: Sendable, Equatable {
     /// Every recorded event was replayed, in order, to the recorded verdict and digest.
     case identical

@@ -70,7 +70,7 @@ extension CampaignOutcome: CampaignReport {
     }
 }
 
-/// The result-document members of a campaign (schema `simrun.result/1`, README "JSON results").
+/// The result-document members of a campaign (schema `simrun.result/1`, the article "Exit codes and the JSON schema").
 public enum CampaignJSON {
     /// `schedules`, `seconds`, `rate`, `failures`, `distinct`, `findings`, `sometimes` (and
     /// `exhausted` when `exhaustive`, `learning` when the strategy learns across runs) for `report`; `details` adds members to each finding (its

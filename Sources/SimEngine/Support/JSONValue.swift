@@ -3,13 +3,19 @@ import SimTrace
 /// A JSON value built in code and spelled without Foundation: keys stay in the order given and
 /// numbers are written the same way on every platform, so result documents are stable to diff.
 public enum JSONValue: Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A signed integer.
     case int(Int64)
+    /// An unsigned integer (digests, seeds).
     case unsigned(UInt64)
     /// A finite number; written with at most `decimals` digits after the point.
     case number(Double, decimals: Int)
+    /// A string, escaped when written.
     case string(String)
+    /// Values in order.
     case array([JSONValue])
     /// Members in the order they are written.
     case object([Member])

@@ -2,9 +2,13 @@
 ///
 /// From nativeblocks-core-sdk's `NativeActionTriggerThen.fromThen`: an unknown value is END.
 public enum NativeActionTriggerThen: String, Hashable, Codable, Sendable {
+    /// Runs when the action succeeded.
     case success = "SUCCESS"
+    /// Runs when the action failed.
     case failure = "FAILURE"
+    /// Runs after the action, whatever its result (the next sibling).
     case next = "NEXT"
+    /// Nothing runs after it.
     case end = "END"
 
     /// Parses a raw value; missing or unknown values are `.end`.

@@ -19,6 +19,7 @@ extension Element {
 /// An element made of another element, as Blueprint's `ProxyElement`: only
 /// `elementRepresentation` is written, and the representation is its single child.
 public protocol ProxyElement: Element {
+    /// The element this one is made of.
     var elementRepresentation: any Element { get }
 }
 

@@ -35,8 +35,10 @@ public protocol TCAFeatureAction: Equatable, Sendable {
 extension TCA {
     /// A feature action unwrapped at its boundary.
     public enum Boundary<ViewAction, InternalAction, DelegateAction> {
+        /// An action the view sends.
         case view(ViewAction)
         case _internal(InternalAction)
+        /// An action the feature sends to its parent.
         case delegate(DelegateAction)
 
         /// `view`, `internal` or `delegate`: the `kind` field of `reducer.reduce` events.

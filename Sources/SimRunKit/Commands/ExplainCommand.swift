@@ -174,7 +174,7 @@ struct ExplainCommand: CatalogCommand {
                     .init("sentence", .string(sentence)), .init("race", race),
                     .init("flipped", races.map { .int(Int64($0.flips.count)) } ?? .null),
                     .init("failsUnderFifo", races.map { .bool($0.failsUnderFifo) } ?? .null),
-                    // The failure explained, when it reproduces (README: every document has `findings`).
+                    // The failure explained, when it reproduces (every document has `findings`: "Exit codes and the JSON schema").
                     .init(
                         "findings",
                         explanation.reproduces

@@ -13,7 +13,7 @@ struct ExportCommand: CatalogCommand {
         discussion: """
             perfetto: open the file in ui.perfetto.dev (lanes are threads, jobs slices, causes flow arrows, \
             decisions and the oracle failure instant events). jsonl: one JSON object per line, schema \
-            simrun.jsonl/1 (see README). Streams: memory stays bounded whatever the trace's length.
+            simrun.jsonl/1 (the article "The trace format"). Streams: memory stays bounded whatever the trace's length.
 
             \(ExitStatus.helpText(for: codes))
             """)

@@ -10,7 +10,7 @@ struct FuzzCommand: CatalogCommand {
             Without --keep-going the campaign stops at the failure with the lowest seed (the same one whatever \
             --jobs is). --shard K/N runs every N-th seed starting at the K-th, so N machines together run \
             exactly the seeds one would; --shard auto reads K/N from SIMRUN_SHARD, a Slurm job array or a \
-            Kubernetes Indexed Job, and --result FILE writes the shard's result for `simrun merge` (README: \
+            Kubernetes Indexed Job, and --result FILE writes the shard's result for `simrun merge` (the article \
             "Running a campaign on a cluster"). --out is checked before the first schedule runs; a trace that still \
             cannot be saved there goes to a temporary directory (the warning says where).
 

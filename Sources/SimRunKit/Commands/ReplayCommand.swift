@@ -107,7 +107,7 @@ struct ReplayCommand: CatalogCommand {
         }
     }
 
-    /// The exit status of a replay verdict (README's exit table).
+    /// The exit status of a replay verdict (the exit table).
     static func status(of verdict: ReplayVerdict) -> Int32 {
         switch verdict {
         case .identical, .pass: ExitStatus.ok

@@ -4,7 +4,10 @@ import SimEngine
 /// `--json`, `--quiet`, `--progress`: what a command prints, shared by run, fuzz, replay, shrink and
 /// explain so that scripts and CI read every command the same way.
 struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print one JSON object (schema simrun.result/1, see README) on stdout instead of text.")
+    @Flag(
+        help:
+            "Print one JSON object (schema simrun.result/1: the article 'Exit codes and the JSON schema') on stdout instead of text."
+    )
     var json = false
     @Flag(name: [.short, .long], help: "Print only the verdict line.") var quiet = false
     @Flag(help: "Off a terminal, print a progress line every 10 s on stderr (default: none).")

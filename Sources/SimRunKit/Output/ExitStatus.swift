@@ -1,6 +1,6 @@
 import SimEngine
 
-/// The exit codes of every simrun command: one table, shown by `--help` and README.
+/// The exit codes of every simrun command: one table, shown by `--help` and the article "Exit codes and the JSON schema".
 ///
 /// The numbers follow BSD's `sysexits.h` where one fits (64 usage, 65 data, 66 no input, 73 cannot
 /// create) so that scripts and CI can tell a bug found (1) from a tool that could not do its job.
@@ -23,7 +23,7 @@ public enum ExitStatus {
     /// Stopped by Ctrl-C or SIGTERM before the end, with nothing found (128 + SIGINT, as shells do).
     public static let interrupted: Int32 = 130
 
-    /// Every code with its meaning, in the order the help and README list them.
+    /// Every code with its meaning, in the order the help and the article list them.
     public static let table: [(code: Int32, meaning: String)] = [
         (ok, "ok: no bug found, replay identical, output written"),
         (failure, "bug found: an oracle failed, a run crashed, or a replay diverged"),

@@ -1,8 +1,8 @@
 import SimCore
 import SimEngine
 
-/// The `--json` result of a command: one object on stdout, schema `simrun.result/1` (README, "JSON
-/// results"). Within a version, members may be added, never renamed or removed.
+/// The `--json` result of a command: one object on stdout, schema `simrun.result/1` (the article
+/// "Exit codes and the JSON schema"). Within a version, members may be added, never renamed or removed.
 struct ResultDocument {
     static let schema = "simrun.result/1"
 

@@ -34,7 +34,7 @@ public struct JSONLinesExporter {
                 ("type", JSONText.quoted("schema")), ("schema", JSONText.quoted(Self.schema)),
                 (
                     "doc",
-                    JSONText.quoted("one JSON object per line; see JSONLinesExporter or README 'Understanding a trace'")
+                    JSONText.quoted("one JSON object per line; see JSONLinesExporter or the article 'The trace format'")
                 ),
             ]))
         let header = reader.header

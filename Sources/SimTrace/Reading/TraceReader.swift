@@ -226,6 +226,7 @@ public final class TraceReader {
     public enum Item: Sendable, Equatable {
         /// An event, decoded into the caller's storage.
         case event
+        /// A decision, as recorded.
         case decision(Decision)
         /// The end of the trace (see `isTruncated` and `footer`).
         case end

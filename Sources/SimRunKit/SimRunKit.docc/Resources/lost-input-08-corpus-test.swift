@@ -1,0 +1,15 @@
+// From Tests/TraceRegressionTests/TraceRegressionTests.swift
+import SimTesting
+import Testing
+// …
+let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all, executable: SimrunProcess.executable.path)
+// …
+    @Test(arguments: builtinCorpus.traces)
+    func replaysWithoutDivergenceAndWithItsRecordedVerdict(_ trace: CorpusTrace) throws {
+        builtinCorpus.replay(trace)
+    }
+
+    @Test(arguments: builtinCorpus.traces)
+    func theFixedVariantPassesOnTheSameSchedule(_ trace: CorpusTrace) throws {
+        builtinCorpus.replayOnFixed(trace)
+    }
