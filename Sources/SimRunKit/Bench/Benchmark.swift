@@ -63,8 +63,9 @@ struct Benchmark {
 
     /// The measurements, by the names `--only` accepts.
     static let groups = [
-        "kernel", "timers", "async", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug", "linearizability",
-        "memory",
+        "kernel", "timers", "async", "async-platform", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug",
+        "linearizability",
+        "memory", "allocations",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
@@ -78,6 +79,7 @@ struct Benchmark {
             case "kernel": figures.append(kernelFigure())
             case "timers": figures.append(timerFigure())
             case "async": figures.append(asyncFigure())
+            case "async-platform": figures.append(asyncPlatformFigure())
             case "viewmodel": figures.append(try viewModelFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
@@ -85,6 +87,7 @@ struct Benchmark {
             case "fuzz": figures += try fuzzFigures()
             case "until-bug": figures += untilBugFigures()
             case "linearizability": figures += linearizabilityFigures()
+            case "allocations": figures += try allocationFigures()
             default: figures.append(try memoryFigure())
             }
         }
