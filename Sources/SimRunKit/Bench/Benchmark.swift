@@ -48,6 +48,17 @@ struct Benchmark {
                 memoryEventsLarge: 100_000_000, repetitions: 3, directory: directory, isQuick: false)
         }
 
+        /// The kernel, timer, async, recording and replay sizes multiplied by `factor` (the growth
+        /// curves of `tools/growth.sh`: the same measurement at growing sizes).
+        func scaled(by factor: Int) -> Configuration {
+            var scaled = self
+            scaled.kernelJobs *= factor
+            scaled.timerJobs *= factor
+            scaled.recordEvents *= factor
+            scaled.replayEvents *= factor
+            return scaled
+        }
+
         static func quick(in directory: String) -> Configuration {
             Configuration(
                 kernelJobs: 100_000, timerJobs: 50_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,

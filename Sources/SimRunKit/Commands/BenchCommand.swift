@@ -29,10 +29,16 @@ struct BenchCommand: CatalogCommand {
 
     @Flag(help: "Reduced sizes: seconds instead of minutes.") var quick = false
     @Flag(help: "Print one JSON object instead of the table.") var json = false
+    @Option(
+        help:
+            "Multiply the kernel, timer, async, recording and replay sizes by this (1 or more; tools/growth.sh measures growth with it)."
+    )
+    var scale = 1
     @Option(help: "Run only these measurements (comma-separated: \(Benchmark.groups.joined(separator: ", "))).")
     var only: String?
 
     func validate() throws {
+        guard scale >= 1 else { throw ValidationError("--scale must be 1 or more (got \(scale))") }
         for name in selected where !Benchmark.groups.contains(name) {
             throw ValidationError("unknown measurement '\(name)' (known: \(Benchmark.groups.joined(separator: ", ")))")
         }
@@ -47,7 +53,8 @@ struct BenchCommand: CatalogCommand {
         let console = context.console
         let directory = try makeScratchDirectory(prefix: "simrun-bench")
         defer { rmdir(directory) }
-        let configuration: Benchmark.Configuration = quick ? .quick(in: directory) : .full(in: directory)
+        let configuration = (quick ? Benchmark.Configuration.quick(in: directory) : .full(in: directory))
+            .scaled(by: scale)
         let start = ContinuousClock.now
         let figures = try Benchmark(configuration: configuration).run(only: selected) {
             console.progress("bench: \($0)")
