@@ -35,7 +35,7 @@ field() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.ar
 
 echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), load average $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
-echo "**Instructions per unit against size** (\`valgrind --tool=callgrind simrun bench --quick --only G --scale S\`, the binary stripped of DWARF, which valgrind 3.19 cannot read; inclusive instructions of the measured function ÷ units; the quick sizes at S = 1: 100,000 kernel jobs, ~5,000 async jobs, ~100,000 recorded events). Instruction counts do not depend on the machine's load; a flat row is linear cost:"
+echo "**Instructions per unit against size** (\`valgrind --tool=callgrind simrun bench --quick --only G --scale S\`, the binary stripped of DWARF, which valgrind 3.19 cannot read; inclusive instructions ÷ units of \`Simulation.run\`, \`Scenario.run\`, \`Recorder.record\`, the timed replay closure, \`TraceReader.nextEvent(into:)\` and \`RawZstd.decompressedSize\`; the quick sizes at S = 1: 100,000 kernel jobs, ~5,000 async jobs, ~100,000 recorded events). Instruction counts do not depend on the machine's load; a flat row is linear cost:"
 echo
 echo "| S | kernel: \`Simulation.run\` / job | async: \`Scenario.run\` / job (jobs) | record / event | replay / event (events) | decode / event | raw zstd / event | decode share of raw zstd |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -64,9 +64,9 @@ replay = figures("replay")
 events = int(re.match(r"(\d+) events", replay["replay_events_per_second"]["note"]).group(1))
 k = inclusive("kernel", r"\$s7SimCore10SimulationC3runAA9RunResultVyF ")
 a = inclusive("async", r"\$s7SimCore8ScenarioV3run7variant4seed8strategy4sink6limits.*tF ")
-rec = inclusive("replay", r"replayAndDecodeFigures.*CommandFailureVYKFyyKXEfU_ ")
+rec = inclusive("replay", r"RecorderO6record4plan4seed8strategy0G4Name2to")
 rep = inclusive("replay", r"replayAndDecodeFigures.*CommandFailureVYKFyyKXEfU0_ ")
-dec = inclusive("replay", r"TraceReaderC9nextEvent4into")
+dec = inclusive("replay", r"0B6ReaderC9nextEvent4intoSb")
 raw = inclusive("replay", r"RawZstdO16decompressedSize")
 f = lambda v, n: "?" if v is None else f"{v / n:,.0f}"
 share = "?" if None in (dec, raw) else f"{raw / dec * 100:.1f}%"
@@ -74,7 +74,7 @@ print(f"| {s} | {f(k, kernel_jobs)} | {f(a, async_jobs)} ({async_jobs}) | {f(rec
 PY
 done
 echo
-echo "**Fuzz schedules/s against events per run** (\`simrun fuzz X --strategy random --seeds '0..<$seeds' --keep-going --jobs 1\`):"
+echo "**Fuzz schedules/s against events per run** (\`simrun fuzz X --strategy random --seeds '0..<$seeds' --keep-going --jobs 1\`; wall clock, so the rates move with the machine's load):"
 echo
 echo "| scenario | events per run (seed 0) | decisions per run | schedules/s |"
 echo "|---|---|---|---|"
@@ -87,7 +87,7 @@ for x in din_phil2_sat din_phil4_sat din_phil6_sat reorder_3_bad reorder_5_bad r
 done
 
 echo
-echo "**dfs schedules to exhaust** (\`simrun fuzz din_philN_sat --strategy dfs --keep-going --jobs 1\`, preemption bound 2):"
+echo "**dfs schedules to exhaust** (\`simrun fuzz din_philN_sat --strategy dfs --seeds '0..<1000000' --keep-going --jobs 1\`, preemption bound 2):"
 echo
 echo "| philosophers | schedules | exhausted | seconds | events per run (seed 0) |"
 echo "|---|---|---|---|---|"
