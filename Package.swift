@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "SimCore", targets: ["SimCore"]),
         .library(name: "SimModels", targets: ["SimModels"]),
         .library(name: "SimTesting", targets: ["SimTesting"]),
+        // `simrun bench --only allocations` preloads this into a child of itself to count mallocs per
+        // unit on the hot paths (glibc only; elsewhere the bench says the figure is not available).
+        .library(name: "SimAllocCount", type: .dynamic, targets: ["CAllocCount"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -96,12 +99,13 @@ let package = Package(
         .executableTarget(
             name: "ledger-asserting", dependencies: ["LedgerFixture", "SimRunKit"],
             path: "Tests/BuildFixtures/LedgerAsserting"),
-        // Test-only: counts heap allocations per thread (wraps malloc on glibc) for AllocationTests.
-        // Linked into the test binary only, never into a product.
-        .target(name: "CAllocCount", path: "Tests/CAllocCount"),
+        // Counts heap allocations per thread (wraps malloc on glibc): linked statically into the
+        // AllocationTests binary, and built as the preloadable `SimAllocCount` library for
+        // `simrun bench` (never linked into simrun itself: valgrind cannot run a binary defining malloc).
+        .target(name: "CAllocCount"),
         .testTarget(
             name: "AllocationTests",
-            dependencies: ["CAllocCount", "SimEngine", "SimTrace", "SimCore", "SimTestSupport"]
+            dependencies: ["CAllocCount", "SimRunKit", "SimEngine", "SimTrace", "SimCore", "SimTestSupport"]
         ),
         .testTarget(name: "SimCoreTests", dependencies: ["SimCore", "SimTestSupport"]),
         .testTarget(name: "SimTraceTests", dependencies: ["SimTrace", "SimCore", "SimTestSupport"]),

@@ -12,6 +12,7 @@ import Testing
     static let keys =
         [
             "kernel_jobs_per_second", "timer_jobs_per_second", "async_jobs_per_second",
+            "async_vs_platform_iterations_per_second",
             "viewmodel_schedules_per_second", "record_events_per_second",
             "corpus_bytes_per_event", "corpus_file_bytes_per_event", "replay_events_per_second",
             "decode_events_per_second",
@@ -21,7 +22,7 @@ import Testing
             "fuzz_isolation_worker", "fuzz_isolation_child_per_schedule",
             "until_bug_pct", "until_bug_random", "linearizability_10", "linearizability_100", "linearizability_1000",
             "record_peak_memory",
-        ]
+        ] + AllocationProbe.Path.allCases.map { "allocations_per_\($0.rawValue)" }
 
     @Test func theJobsCurveDoublesUpToTheCores() {
         #expect(Benchmark.jobsCurve(upTo: 1) == [1, 2])
@@ -42,6 +43,12 @@ import Testing
             #expect(figure["value"] is NSNumber, "\(key) has a value")
             #expect(figure["target"] is String, "\(key) has a target")
             #expect(figure["baseline_name"] is String, "\(key) names its baseline")
+            if key.hasPrefix("allocations_per_") {
+                // Counted (the debug build's libSimAllocCount beside simrun) and within its threshold.
+                let note = figure["note"] as? String ?? ""
+                #expect(!note.contains("not counted"), "\(key): \(note)")
+                #expect(((figure["ratio"] as? NSNumber)?.doubleValue ?? 2) <= 1, "\(key) is within its threshold")
+            }
         }
     }
 

@@ -21,8 +21,11 @@ extension ChildProcess {
     /// `executable` names another binary built on `SimRun.main` to run instead of this one (a test
     /// process, which is not simrun, replays through the package's own executable).
     /// `input` is the child's whole stdin (a typed request; at most `ChildProcess.maxInput` bytes).
+    /// `environment` adds or replaces variables of the child's environment (the allocation bench's
+    /// `LD_PRELOAD`).
     package static func run(
-        _ arguments: [String], input: [UInt8] = [], executable: String? = nil, timeoutSeconds: Double = 300
+        _ arguments: [String], input: [UInt8] = [], executable: String? = nil, timeoutSeconds: Double = 300,
+        environment: [String: String] = [:]
     ) throws(SimEngineError) -> Output {
         // A foreign caller (a test process) may be on the cooperative pool, where waiting for an
         // async subprocess could starve it: it collects the child synchronously instead.
@@ -31,7 +34,7 @@ extension ChildProcess {
         }
         let result = try complete(
             arguments, executable: executable, input: input, output: .string(limit: outputLimit),
-            error: .string(limit: outputLimit), timeoutSeconds: timeoutSeconds)
+            error: .string(limit: outputLimit), timeoutSeconds: timeoutSeconds, environment: environment)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
     }
 
@@ -57,10 +60,7 @@ extension ChildProcess {
     package static func runSibling(_ name: String, _ arguments: [String], timeoutSeconds: Double = 300)
         throws(SimEngineError) -> Output
     {
-        let directory = String(
-            executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
-        let base = executable == "/proc/self/exe" ? selfDirectory() : directory
-        let path = base + "/" + name
+        let path = siblingPath(name)
         guard access(path, X_OK) == 0 else {
             throw SimEngineError(.usage, "\(path) is not there: build it (`swift build --product \(name)`)")
         }
@@ -68,6 +68,14 @@ extension ChildProcess {
             arguments, executable: path, output: .string(limit: outputLimit), error: .string(limit: outputLimit),
             timeoutSeconds: timeoutSeconds)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    /// The path of `name` in this executable's directory (where SwiftPM puts the package's other
+    /// products), whether or not it is there.
+    package static func siblingPath(_ name: String) -> String {
+        let directory = String(
+            executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+        return (executable == "/proc/self/exe" ? selfDirectory() : directory) + "/" + name
     }
 
     /// The directory of the running binary (Linux: `/proc/self/exe` resolved).
@@ -84,8 +92,7 @@ extension ChildProcess {
 
     private static func complete<Out: OutputProtocol, Err: ErrorOutputProtocol>(
         _ arguments: [String], executable other: String?, input: [UInt8] = [], output: Out, error: Err,
-        timeoutSeconds: Double,
-        forwardingInterruption: Bool = false
+        timeoutSeconds: Double, forwardingInterruption: Bool = false, environment extra: [String: String] = [:]
     ) throws(SimEngineError) -> (termination: Termination, stdout: Out.OutputType, stderr: Err.OutputType)
     where Out.OutputType: Sendable, Err.OutputType: Sendable {
         guard isAvailable || other != nil else {
@@ -102,7 +109,7 @@ extension ChildProcess {
             arguments: Arguments(
                 executablePathOverride: CommandLine.arguments.first ?? "simrun", remainingValues: arguments),
             // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
-            environment: .inherit.updating(["SWIFT_BACKTRACE": "enable=no"]),
+            environment: .inherit.updating(childEnvironment(extra)),
             platformOptions: options)
         let timeout = Duration.milliseconds(Int64(timeoutSeconds * 1000))
         let outcome = blocking { () async throws -> (TerminationStatus, Out.OutputType, Err.OutputType) in
@@ -149,6 +156,15 @@ extension ChildProcess {
         case .failure(let failure):
             throw SimEngineError(.cannotWrite, "cannot run \(executable) as a child process: \(failure)")
         }
+    }
+
+    /// The variables a child's environment changes: no backtracer, plus `extra`.
+    private static func childEnvironment(_ extra: [String: String]) -> [Environment.Key: String?] {
+        var changes: [Environment.Key: String?] = ["SWIFT_BACKTRACE": "enable=no"]
+        for (name, value) in extra {
+            if let key = Environment.Key(rawValue: name) { changes[key] = value }
+        }
+        return changes
     }
 
     /// Waits on this thread for `operation`, run as a task. Only for synchronous callers that are not

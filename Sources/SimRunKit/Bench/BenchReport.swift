@@ -9,7 +9,7 @@ struct BenchReport {
         guard let number, number.isFinite else { return "n/a" }
         switch unit {
         case "B/event", "MiB": return "\(number.rounded(significant: 3)) \(unit)"
-        case "schedules": return number.rounded(significant: 3)
+        case "schedules", "allocations": return number.rounded(significant: 3)
         default: return "\(number.humanized)/s"
         }
     }

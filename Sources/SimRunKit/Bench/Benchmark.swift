@@ -48,6 +48,17 @@ struct Benchmark {
                 memoryEventsLarge: 100_000_000, repetitions: 3, directory: directory, isQuick: false)
         }
 
+        /// The kernel, timer, async, recording and replay sizes multiplied by `factor` (the growth
+        /// curves of `tools/growth.sh`: the same measurement at growing sizes).
+        func scaled(by factor: Int) -> Configuration {
+            var scaled = self
+            scaled.kernelJobs *= factor
+            scaled.timerJobs *= factor
+            scaled.recordEvents *= factor
+            scaled.replayEvents *= factor
+            return scaled
+        }
+
         static func quick(in directory: String) -> Configuration {
             Configuration(
                 kernelJobs: 100_000, timerJobs: 50_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
@@ -63,8 +74,9 @@ struct Benchmark {
 
     /// The measurements, by the names `--only` accepts.
     static let groups = [
-        "kernel", "timers", "async", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug", "linearizability",
-        "memory",
+        "kernel", "timers", "async", "async-platform", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug",
+        "linearizability",
+        "memory", "allocations",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
@@ -78,6 +90,7 @@ struct Benchmark {
             case "kernel": figures.append(kernelFigure())
             case "timers": figures.append(timerFigure())
             case "async": figures.append(asyncFigure())
+            case "async-platform": figures.append(asyncPlatformFigure())
             case "viewmodel": figures.append(try viewModelFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
@@ -85,6 +98,7 @@ struct Benchmark {
             case "fuzz": figures += try fuzzFigures()
             case "until-bug": figures += untilBugFigures()
             case "linearizability": figures += linearizabilityFigures()
+            case "allocations": figures += try allocationFigures()
             default: figures.append(try memoryFigure())
             }
         }

@@ -16,7 +16,8 @@ struct BenchCommand: CatalogCommand {
         commandName: "bench", abstract: "Measure performance, each figure against a baseline from the same run.",
         discussion: """
             Prints a table of figures (kernel jobs/s, timer jobs/s, recording, corpus bytes/event, replay, decode, fuzz \
-            schedules/s, schedules until the lost-input bug, peak memory while recording), each with its \
+            schedules/s, schedules until the lost-input bug, peak memory while recording, allocations per unit on the six \
+            hot paths), each with its \
             baseline, the ratio and the target. The full run takes a few minutes on two cores; --quick runs \
             reduced sizes in seconds (its figures only show that everything runs).
 
@@ -28,10 +29,16 @@ struct BenchCommand: CatalogCommand {
 
     @Flag(help: "Reduced sizes: seconds instead of minutes.") var quick = false
     @Flag(help: "Print one JSON object instead of the table.") var json = false
+    @Option(
+        help:
+            "Multiply the kernel, timer, async, recording and replay sizes by this (1 or more; tools/growth.sh measures growth with it)."
+    )
+    var scale = 1
     @Option(help: "Run only these measurements (comma-separated: \(Benchmark.groups.joined(separator: ", "))).")
     var only: String?
 
     func validate() throws {
+        guard scale >= 1 else { throw ValidationError("--scale must be 1 or more (got \(scale))") }
         for name in selected where !Benchmark.groups.contains(name) {
             throw ValidationError("unknown measurement '\(name)' (known: \(Benchmark.groups.joined(separator: ", ")))")
         }
@@ -46,7 +53,8 @@ struct BenchCommand: CatalogCommand {
         let console = context.console
         let directory = try makeScratchDirectory(prefix: "simrun-bench")
         defer { rmdir(directory) }
-        let configuration: Benchmark.Configuration = quick ? .quick(in: directory) : .full(in: directory)
+        let configuration = (quick ? Benchmark.Configuration.quick(in: directory) : .full(in: directory))
+            .scaled(by: scale)
         let start = ContinuousClock.now
         let figures = try Benchmark(configuration: configuration).run(only: selected) {
             console.progress("bench: \($0)")
@@ -87,6 +95,28 @@ struct BenchRecordCommand: CatalogCommand {
             let text = Array("\(kib)\n".utf8)
             _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
+        }
+        return ExitStatus.ok
+    }
+}
+
+/// The benchmark's child process for allocation counts: run with `libSimAllocCount` preloaded, it
+/// prints `<path> <allocations per unit>` for each of `AllocationProbe`'s hot paths.
+struct BenchAllocationsCommand: CatalogCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "_bench-allocations", abstract: "Internal: the allocation-counting child of `simrun bench`.",
+        shouldDisplay: false)
+
+    @Option(help: "A scratch directory for trace files (they are removed).") var directory: String
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        guard let counter = AllocationProbe.preloadedCounter() else {
+            throw CommandFailure(
+                ExitStatus.usage, "_bench-allocations: allocations are not counted here (preload libSimAllocCount)")
+        }
+        let probe = AllocationProbe(directory: directory, count: counter)
+        for path in AllocationProbe.Path.allCases {
+            context.console.out("\(path.rawValue) \(try probe.perUnit(path))")
         }
         return ExitStatus.ok
     }

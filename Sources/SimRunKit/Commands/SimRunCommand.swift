@@ -26,7 +26,7 @@ struct SimRunCommand: ParsableCommand {
                 ShrinkCommand.self,
                 ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
                 DigestsChildCommand.self, ReplayChildCommand.self, ShrinkChildCommand.self,
-                WorkerChildCommand.self, BenchRecordCommand.self,
+                WorkerChildCommand.self, BenchRecordCommand.self, BenchAllocationsCommand.self,
             ]
         )
     }

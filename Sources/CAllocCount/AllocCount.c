@@ -1,5 +1,6 @@
-// Counts the calling thread's heap allocations for the allocation tests. Test-only: linked into the
-// test binary, never into a product. On glibc the allocation functions are defined here and forward
+// Counts the calling thread's heap allocations for the allocation tests (linked statically into
+// their binary) and for `simrun bench --only allocations` (built as libSimAllocCount and preloaded
+// into a child of simrun; never linked into simrun itself). On glibc the allocation functions are defined here and forward
 // to glibc's own (`__libc_malloc`, …), so no dlsym (which itself allocates) is needed; elsewhere the
 // counter says it is unavailable and the tests that need it are skipped, not passed. (Valgrind
 // cannot run a binary that defines malloc like this: profile `simrun`, which does not link it.)
@@ -23,7 +24,9 @@ extern void *__libc_realloc(void *pointer, size_t size);
 extern void __libc_free(void *pointer);
 extern void *__libc_memalign(size_t alignment, size_t size);
 
-static __thread unsigned long long allocations;
+// initial-exec: a preloaded library's TLS sits in the static block, so reading it never calls
+// __tls_get_addr (which may itself allocate, and would recurse into malloc here).
+static __thread unsigned long long allocations __attribute__((tls_model("initial-exec")));
 
 void *malloc(size_t size) {
     allocations++;
