@@ -28,6 +28,9 @@
 #                  twostage_100_bad's trials run last, so they are the ones a deadline cuts)
 #   --only LIST    measure only these benchmarks (the table then holds only them)
 #   --keep DIR     keep the raw per-benchmark results in DIR (default: a temporary directory)
+#   --resume       with --keep: go on with a run stopped midway in DIR (same binary), skipping the
+#                  units it finished (a unit's cell depends only on its seeds, not on when it ran);
+#                  the table then says when it was resumed
 #   --render DIR   measure nothing: render the table from the raw results a --keep run left in DIR
 # Build: one release build of simrun (`swift build -c release --product simrun`) before measuring.
 set -euo pipefail
@@ -41,6 +44,7 @@ until=""
 only=""
 keep=""
 render=""
+resume=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --trials) trials="$2"; shift 2 ;;
@@ -51,6 +55,7 @@ while [ $# -gt 0 ]; do
     --only) only="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
     --render) render="$2"; shift 2 ;;
+    --resume) resume=1; shift ;;
     *) echo "sctbench.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 64 ;;
   esac
 done
@@ -79,6 +84,29 @@ deadline=0
 if [ -n "$until" ]; then deadline=$(date -u -d "$until" +%s); fi
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
+runcommit=$(git rev-parse --short HEAD)
+resumed=""
+if [ -n "$resume" ]; then
+  if [ -z "$keep" ] || [ ! -s "$out/meta" ]; then
+    echo "sctbench.sh: --resume needs --keep DIR holding a stopped run" >&2
+    exit 64
+  fi
+  prev() { sed -nE "s/^$1\t//p" "$out/meta"; }
+  if [ "$(prev trials)" != "$trials" ] || [ "$(prev window)" != "$window" ] || [ "$(prev dfsbudget)" != "$dfsbudget" ]; then
+    echo "sctbench.sh: --resume: the stopped run in $out measured other trials, window or dfs budget" >&2
+    exit 64
+  fi
+  if ! git diff --quiet "$(prev commit)" HEAD -- Sources Package.swift; then
+    echo "sctbench.sh: --resume: Sources changed since the stopped run's commit $(prev commit); measure afresh" >&2
+    exit 64
+  fi
+  resumed="$(prev resumed)"
+  resumed="$resumed${resumed:+; }at $(date -u '+%H:%M UTC') with \`$command\`"
+  command=$(prev command)
+  started=$(prev started)
+  load_start=$(prev load_start)
+  runcommit=$(prev commit)
+fi
 
 # One unit of work, "<bench> probe" or "<bench> <trial> <strategy>": writes
 # "$out/cells/<bench>.<unit>" with lines `strategy<TAB>trial<TAB>first-bug-or-0`, and (probe)
@@ -89,6 +117,7 @@ measure() {
   file="$out/cells/$bench.$unit${s:+.$s}"
   traces="$out/traces/$bench.$unit${s:+.$s}"
   if [ "$deadline" -gt 0 ] && [ "$(date -u +%s)" -ge "$deadline" ]; then return 0; fi
+  if [ -e "$file" ]; then return 0; fi # --resume: measured before the stop
   mkdir -p "$traces"
   : > "$file.part"
   if [ "$unit" = probe ]; then
@@ -118,33 +147,46 @@ measure() {
 export -f measure
 export bin out trials window dfsbudget strategies systematic deadline
 mkdir -p "$out/cells" "$out/traces"
+rm -rf "$out/traces"/* "$out/cells"/*.part
 echo "$benches" > "$out/order"
 printf 'command\t%s\nstarted\t%s\nfinished\t\nload_start\t%s\nload_end\tnot measured (stopped)\ncommit\t%s\n' \
-  "$command" "$started" "$load_start" "$(git rev-parse --short HEAD)" > "$out/meta"
-printf 'trials\t%s\nwindow\t%s\ndfsbudget\t%s\n' "$trials" "$window" "$dfsbudget" >> "$out/meta"
-# Order: every probe first (the systematic searches are budgeted, so they all finish), then the
-# trials benchmark by benchmark, the costly ones first so the cheap ones fill the end, and
-# `twostage_100_bad` last: at 101 threads a schedule costs ~4-8 ms of CPU here, so its misses of
-# 10,000 schedules cost more than every other row together; a deadline then cuts its trials only.
+  "$command" "$started" "$load_start" "$runcommit" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\ndfsbudget\t%s\nresumed\t%s\n' "$trials" "$window" "$dfsbudget" "$resumed" >> "$out/meta"
+# Order: every probe first (the systematic searches are budgeted, so they all finish); then
+# `twostage_100_bad`'s `surw` and `rff` trials (the rows' targets; they find its bug in hundreds to
+# thousands of schedules); then the other benchmarks' trials, the costly ones first so the cheap
+# ones fill the end; and `twostage_100_bad`'s other strategies last, strategy by strategy: at 101
+# threads a schedule costs ~4-8 ms of CPU here, so their misses of 10,000 schedules cost more than
+# every other row together, and a deadline then cuts only their trials.
 last="twostage_100_bad"
+first_strategies="surw rff"
 costly="reorder_20_bad reorder_10_bad WorkStealQueue WorkStealQueue-1stealer"
 ordered=$(
   for b in $costly; do if echo "$benches" | grep -qx "$b"; then echo "$b"; fi; done
   echo "$benches" | grep -vxF "$(echo $costly $last | tr ' ' '\n')" || true
-  for b in $last; do if echo "$benches" | grep -qx "$b"; then echo "$b"; fi; done
 )
+late=$(for b in $last; do if echo "$benches" | grep -qx "$b"; then echo "$b"; fi; done)
 {
-  for b in $ordered; do echo "$b probe"; done
+  for b in $ordered $late; do echo "$b probe"; done
+  for b in $late; do
+    for s in $first_strategies; do for k in $(seq 0 $((trials - 1))); do echo "$b $k $s"; done; done
+  done
   for b in $ordered; do
     for k in $(seq 0 $((trials - 1))); do for s in $strategies; do echo "$b $k $s"; done; done
+  done
+  for b in $late; do
+    for s in $strategies; do
+      case " $first_strategies " in *" $s "*) continue ;; esac
+      for k in $(seq 0 $((trials - 1))); do echo "$b $k $s"; done
+    done
   done
 } | xargs -P "$parallel" -L 1 bash -c 'measure "$@"' _
 finished=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
 echo "$benches" > "$out/order"
 printf 'command\t%s\nstarted\t%s\nfinished\t%s\nload_start\t%s\nload_end\t%s\ncommit\t%s\n' "$command" "$started" \
-  "$finished" "$load_start" "$load_end" "$(git rev-parse --short HEAD)" > "$out/meta"
-printf 'trials\t%s\nwindow\t%s\ndfsbudget\t%s\n' "$trials" "$window" "$dfsbudget" >> "$out/meta"
+  "$finished" "$load_start" "$load_end" "$runcommit" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\ndfsbudget\t%s\nresumed\t%s\n' "$trials" "$window" "$dfsbudget" "$resumed" >> "$out/meta"
 fi
 meta() { sed -nE "s/^$1\t//p" "$out/meta"; }
 command=$(meta command)
@@ -155,6 +197,7 @@ load_end=$(meta load_end)
 trials=$(meta trials)
 window=$(meta window)
 dfsbudget=$(meta dfsbudget)
+resumed=$(meta resumed)
 dfsbudget=${dfsbudget:-$window}
 if [ "$finished" = "" ] || [ ! -s "$out/order" ]; then
   # A measurement stopped before it ended: render what it wrote, and say so.
@@ -176,7 +219,7 @@ table="$out/table.md"
 awk -F'\t' -v order="$out/order" -v cells="$out/cells" -v strategies="$strategies" -v systematic="$systematic" \
   -v artifacts="$artifacts" -v published="$published" -v trials="$trials" -v window="$window" -v dfsbudget="$dfsbudget" \
   -v commit="$commit" -v machine="$machine" -v started="$started" -v finished="$finished" \
-  -v load_start="$load_start" -v load_end="$load_end" -v command="$command" '
+  -v load_start="$load_start" -v load_end="$load_end" -v command="$command" -v resumed="$resumed" '
 function cell(b, s,    n, f, sum) {
   n = runs[b, s]; f = found[b, s]; sum = total[b, s]
   if (n == 0) return "not run (deadline)"
@@ -227,6 +270,7 @@ BEGIN {
 
   print "Measured " started " to " finished " on commit " commit ", " machine "; load average (1, 5, 15 min) " load_start " at the start, " load_end " at the end (other work shared the machine; the counts do not depend on it, only the time taken)."
   print "Command: `" command "` (release build; " trials " trials per cell, trial k on seeds k·" window " ..< (k+1)·" window ", each stopping at its first bug)."
+  if (resumed != "") print "Stopped and resumed " resumed " (`--resume`: the same commit'"'"'s binary; the units the stopped run finished are kept, a unit'"'"'s cell depending only on its seeds)."
   print ""
   print "**Our strategies.** Cell: mean schedules to the first bug over the trials that found it (found/trials run). `" systematic "`: the schedules its one search took, at most " dfsbudget " (a systematic search is the same every trial; \"not found in N runs\" when the budget ended the search first, \"space exhausted\" when the bound'"'"'s whole tree held no bug). Trivial: the bug shows on the `fifo` schedule (F: oldest ready job first, round-robin one operation at a time) or on the non-preemptive default schedule (N: the running thread continues until it blocks)."
   print ""
