@@ -25,7 +25,7 @@
 #   --parallel P   campaigns measured at once (default 2). The unit of work is one trial of one
 #                  strategy on one benchmark, or one benchmark's fifo/default/dfs probe.
 #   --until HH:MM  UTC: start no campaign after this time (cells then say how many trials ran;
-#                  twostage_100_bad's trials run last, so they are the ones a deadline cuts)
+#                  the costly cells run last, so they are the ones a deadline cuts)
 #   --only LIST    measure only these benchmarks (the table then holds only them)
 #   --keep DIR     keep the raw per-benchmark results in DIR (default: a temporary directory)
 #   --resume       with --keep: go on with a run stopped midway in DIR (same binary), skipping the
@@ -152,32 +152,29 @@ echo "$benches" > "$out/order"
 printf 'command\t%s\nstarted\t%s\nfinished\t\nload_start\t%s\nload_end\tnot measured (stopped)\ncommit\t%s\n' \
   "$command" "$started" "$load_start" "$runcommit" > "$out/meta"
 printf 'trials\t%s\nwindow\t%s\ndfsbudget\t%s\nresumed\t%s\n' "$trials" "$window" "$dfsbudget" "$resumed" >> "$out/meta"
-# Order: every probe first (the systematic searches are budgeted, so they all finish); then
-# `twostage_100_bad`'s `surw` and `rff` trials (the rows' targets; they find its bug in hundreds to
-# thousands of schedules); then the other benchmarks' trials, the costly ones first so the cheap
-# ones fill the end; and `twostage_100_bad`'s other strategies last, strategy by strategy: at 101
-# threads a schedule costs ~4-8 ms of CPU here, so their misses of 10,000 schedules cost more than
-# every other row together, and a deadline then cuts only their trials.
-last="twostage_100_bad"
-first_strategies="surw rff"
-costly="reorder_20_bad reorder_10_bad WorkStealQueue WorkStealQueue-1stealer"
-ordered=$(
-  for b in $costly; do if echo "$benches" | grep -qx "$b"; then echo "$b"; fi; done
-  echo "$benches" | grep -vxF "$(echo $costly $last | tr ' ' '\n')" || true
-)
-late=$(for b in $last; do if echo "$benches" | grep -qx "$b"; then echo "$b"; fi; done)
+# Order: every probe first (the systematic searches are budgeted, so they all finish); then every
+# cell that finds its bug in well under 10,000 schedules; then the cells that miss or nearly miss
+# (each trial up to 10,000 schedules): `twostage_100_bad`'s `surw` and `rff` (the rows' targets),
+# `reorder_10/20_bad`'s pos, random, delay and coverage, and `twostage_100_bad`'s other strategies
+# last: at 101 threads a schedule costs ~4-8 ms of CPU here, so their misses cost more than every
+# other row together. Within a class, trial by trial, so a deadline cuts only the costly cells and
+# leaves each with all trials or within a trial of its neighbours.
+cost() { # bench strategy -> class 0 (cheap) to 3
+  case "$1:$2" in
+    twostage_100_bad:surw | twostage_100_bad:rff) echo 1 ;;
+    reorder_10_bad:pos | reorder_10_bad:random | reorder_10_bad:delay:bound=2 | reorder_10_bad:coverage) echo 2 ;;
+    reorder_20_bad:pos | reorder_20_bad:random | reorder_20_bad:delay:bound=2 | reorder_20_bad:coverage) echo 2 ;;
+    twostage_100_bad:*) echo 3 ;;
+    *) echo 0 ;;
+  esac
+}
 {
-  for b in $ordered $late; do echo "$b probe"; done
-  for b in $late; do
-    for s in $first_strategies; do for k in $(seq 0 $((trials - 1))); do echo "$b $k $s"; done; done
-  done
-  for b in $ordered; do
-    for k in $(seq 0 $((trials - 1))); do for s in $strategies; do echo "$b $k $s"; done; done
-  done
-  for b in $late; do
-    for s in $strategies; do
-      case " $first_strategies " in *" $s "*) continue ;; esac
-      for k in $(seq 0 $((trials - 1))); do echo "$b $k $s"; done
+  for b in $benches; do echo "$b probe"; done
+  for class in 0 1 2 3; do
+    for k in $(seq 0 $((trials - 1))); do
+      for b in $benches; do
+        for s in $strategies; do if [ "$(cost "$b" "$s")" = "$class" ]; then echo "$b $k $s"; fi; done
+      done
     done
   done
 } | xargs -P "$parallel" -L 1 bash -c 'measure "$@"' _
