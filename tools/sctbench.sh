@@ -96,7 +96,8 @@ if [ -n "$resume" ]; then
     echo "sctbench.sh: --resume: the stopped run in $out measured other trials, window or dfs budget" >&2
     exit 64
   fi
-  if ! git diff --quiet "$(prev commit)" HEAD -- Sources Package.swift; then
+  # The binary's code: Sources and Package.swift, not the documentation catalogs.
+  if ! git diff --quiet "$(prev commit)" HEAD -- Sources Package.swift ':(exclude)Sources/*/*.docc'; then
     echo "sctbench.sh: --resume: Sources changed since the stopped run's commit $(prev commit); measure afresh" >&2
     exit 64
   fi
