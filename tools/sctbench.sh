@@ -97,7 +97,7 @@ if [ -n "$resume" ]; then
     exit 64
   fi
   # The binary's code: Sources and Package.swift, not the documentation catalogs.
-  if ! git diff --quiet "$(prev commit)" HEAD -- Sources Package.swift ':(exclude)Sources/*/*.docc'; then
+  if ! git diff --quiet "$(prev commit)" HEAD -- Sources Package.swift ':(exclude,glob)Sources/**/*.docc/**'; then
     echo "sctbench.sh: --resume: Sources changed since the stopped run's commit $(prev commit); measure afresh" >&2
     exit 64
   fi
