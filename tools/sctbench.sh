@@ -21,7 +21,7 @@
 #   --window W     schedules per trial (default 10000)
 #   --dfs-budget R schedules the one systematic search may take (default 2000: every row's search
 #                  that finds its bug does so within 800; at 101 threads `twostage_100_bad`'s bound-2
-#                  tree is far larger, and its cell then says "not found in R runs, not exhausted")
+#                  tree is far larger, and its cell then says "not found in R runs")
 #   --parallel P   campaigns measured at once (default 2). The unit of work is one trial of one
 #                  strategy on one benchmark, or one benchmark's fifo/default/dfs probe.
 #   --until HH:MM  UTC: start no campaign after this time (cells then say how many trials ran;
