@@ -15,14 +15,22 @@
 # tools/sctbench-artifacts.py) and tools/sctbench-published.tsv (MapleAlg, the study's threads and
 # scheduling points). Rewrites the section between the sctbench markers in BENCHMARKS.md and prints it.
 #
-# Usage: tools/sctbench.sh [--trials N] [--window W] [--parallel P] [--until HH:MM] [--only a,b,...]
-#                          [--keep DIR] [--render DIR]
+# Usage: tools/sctbench.sh [--trials N] [--window W] [--dfs-budget R] [--parallel P] [--until HH:MM]
+#                          [--only a,b,...] [--keep DIR] [--render DIR]
 #   --trials N     trials per cell (default 20)
 #   --window W     schedules per trial (default 10000)
-#   --parallel P   benchmarks measured at once (default 2; each runs its trials in order)
-#   --until HH:MM  UTC: start no campaign after this time (cells then say how many trials ran)
+#   --dfs-budget R schedules the one systematic search may take (default 2000: every row's search
+#                  that finds its bug does so within 800; at 101 threads `twostage_100_bad`'s bound-2
+#                  tree is far larger, and its cell then says "not found in R runs")
+#   --parallel P   campaigns measured at once (default 2). The unit of work is one trial of one
+#                  strategy on one benchmark, or one benchmark's fifo/default/dfs probe.
+#   --until HH:MM  UTC: start no campaign after this time (cells then say how many trials ran;
+#                  the costly cells run last, so they are the ones a deadline cuts)
 #   --only LIST    measure only these benchmarks (the table then holds only them)
 #   --keep DIR     keep the raw per-benchmark results in DIR (default: a temporary directory)
+#   --resume       with --keep: go on with a run stopped midway in DIR (same binary), skipping the
+#                  units it finished (a unit's cell depends only on its seeds, not on when it ran);
+#                  the table then says when it was resumed
 #   --render DIR   measure nothing: render the table from the raw results a --keep run left in DIR
 # Build: one release build of simrun (`swift build -c release --product simrun`) before measuring.
 set -euo pipefail
@@ -30,20 +38,24 @@ cd "$(dirname "$0")/.."
 command="tools/sctbench.sh $*"
 trials=20
 window=10000
+dfsbudget=2000
 parallel=2
 until=""
 only=""
 keep=""
 render=""
+resume=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --trials) trials="$2"; shift 2 ;;
     --window) window="$2"; shift 2 ;;
+    --dfs-budget) dfsbudget="$2"; shift 2 ;;
     --parallel) parallel="$2"; shift 2 ;;
     --until) until="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
     --render) render="$2"; shift 2 ;;
+    --resume) resume=1; shift ;;
     *) echo "sctbench.sh: unknown argument '$1' (see the usage at the top of the script)" >&2; exit 64 ;;
   esac
 done
@@ -72,53 +84,106 @@ deadline=0
 if [ -n "$until" ]; then deadline=$(date -u -d "$until" +%s); fi
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
+runcommit=$(git rev-parse --short HEAD)
+resumed=""
+if [ -n "$resume" ]; then
+  if [ -z "$keep" ] || [ ! -s "$out/meta" ]; then
+    echo "sctbench.sh: --resume needs --keep DIR holding a stopped run" >&2
+    exit 64
+  fi
+  prev() { sed -nE "s/^$1\t//p" "$out/meta"; }
+  if [ "$(prev trials)" != "$trials" ] || [ "$(prev window)" != "$window" ] || [ "$(prev dfsbudget)" != "$dfsbudget" ]; then
+    echo "sctbench.sh: --resume: the stopped run in $out measured other trials, window or dfs budget" >&2
+    exit 64
+  fi
+  # The binary's code: Sources and Package.swift, not the documentation catalogs.
+  if ! git diff --quiet "$(prev commit)" HEAD -- Sources Package.swift ':(exclude,glob)Sources/**/*.docc/**'; then
+    echo "sctbench.sh: --resume: Sources changed since the stopped run's commit $(prev commit); measure afresh" >&2
+    exit 64
+  fi
+  resumed="$(prev resumed)"
+  resumed="$resumed${resumed:+; }at $(date -u '+%H:%M UTC') with \`$command\`"
+  command=$(prev command)
+  started=$(prev started)
+  load_start=$(prev load_start)
+  runcommit=$(prev commit)
+fi
 
-# One benchmark: writes "$out/cells/<bench>" with lines `strategy<TAB>trial<TAB>first-bug-or-0`, and
-# `fifo`/`nonpreemptive` lines (1 when that schedule fails). Trials go outermost, so a deadline leaves
-# every strategy with the same number of trials.
+# One unit of work, "<bench> probe" or "<bench> <trial> <strategy>": writes
+# "$out/cells/<bench>.<unit>" with lines `strategy<TAB>trial<TAB>first-bug-or-0`, and (probe)
+# `fifo`/`nonpreemptive` lines (1 when that schedule fails) and the systematic search's line. Units
+# go trial by trial, so a deadline leaves a benchmark's strategies within one trial of each other.
 measure() {
-  local bench="$1" file="$out/cells/$1" traces="$out/traces/$1" k s lo hi first report status
+  local bench="$1" unit="$2" s="${3:-}" file traces lo hi first report status
+  file="$out/cells/$bench.$unit${s:+.$s}"
+  traces="$out/traces/$bench.$unit${s:+.$s}"
+  if [ "$deadline" -gt 0 ] && [ "$(date -u +%s)" -ge "$deadline" ]; then return 0; fi
+  if [ -e "$file" ]; then return 0; fi # --resume: measured before the stop
   mkdir -p "$traces"
-  : > "$file"
-  status=0
-  $bin run "$bench" --strategy fifo --seed 0 --failure-dir "$traces" >/dev/null 2>&1 || status=$?
-  printf 'fifo\t-\t%s\n' "$([ "$status" = 1 ] && echo 1 || echo 0)" >> "$file"
-  report=$($bin fuzz "$bench" --strategy dfs:preemptions=0 --seeds 1 --no-shrink --no-show --out "$traces" 2>/dev/null || true)
-  printf 'nonpreemptive\t-\t%s\n' "$(echo "$report" | grep -q '^FAIL at seed' && echo 1 || echo 0)" >> "$file"
-  report=$($bin fuzz "$bench" --strategy "$systematic" --seeds "0..<$window" --jobs 1 --no-shrink --no-show \
-    --out "$traces" 2>/dev/null || true)
-  first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | head -1)
-  runs=$(echo "$report" | sed -nE 's/^summary: ([0-9]+) schedules.*/\1/p')
-  exhausted=$(echo "$report" | grep -q 'space exhausted' && echo exhausted || echo open)
-  printf '%s\t-\t%s\t%s\t%s\n' "$systematic" "$([ -n "$first" ] && echo $((first + 1)) || echo 0)" "$runs" "$exhausted" >> "$file"
-  for k in $(seq 0 $((trials - 1))); do
-    if [ "$deadline" -gt 0 ] && [ "$(date -u +%s)" -ge "$deadline" ]; then break; fi
-    lo=$((k * window))
+  : > "$file.part"
+  if [ "$unit" = probe ]; then
+    status=0
+    $bin run "$bench" --strategy fifo --seed 0 --failure-dir "$traces" >/dev/null 2>&1 || status=$?
+    printf 'fifo\t-\t%s\n' "$([ "$status" = 1 ] && echo 1 || echo 0)" >> "$file.part"
+    report=$($bin fuzz "$bench" --strategy dfs:preemptions=0 --seeds 1 --no-shrink --no-show --out "$traces" 2>/dev/null || true)
+    printf 'nonpreemptive\t-\t%s\n' "$(echo "$report" | grep -q '^FAIL at seed' && echo 1 || echo 0)" >> "$file.part"
+    report=$($bin fuzz "$bench" --strategy "$systematic" --seeds "0..<$dfsbudget" --jobs 1 --no-shrink --no-show \
+      --out "$traces" 2>/dev/null || true)
+    first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | head -1)
+    runs=$(echo "$report" | sed -nE 's/^summary: ([0-9]+) schedules.*/\1/p')
+    exhausted=$(echo "$report" | grep -q 'space exhausted' && echo exhausted || echo open)
+    printf '%s\t-\t%s\t%s\t%s\n' "$systematic" "$([ -n "$first" ] && echo $((first + 1)) || echo 0)" "$runs" "$exhausted" >> "$file.part"
+  else
+    lo=$((unit * window))
     hi=$((lo + window))
-    for s in $strategies; do
-      if [ "$deadline" -gt 0 ] && [ "$(date -u +%s)" -ge "$deadline" ]; then break 2; fi
-      report=$($bin fuzz "$bench" --strategy "$s" --seeds "$lo..<$hi" --jobs 1 --no-shrink --no-show \
-        --out "$traces" 2>/dev/null || true)
-      first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | head -1)
-      printf '%s\t%s\t%s\n' "$s" "$k" "$([ -n "$first" ] && echo $((first - lo + 1)) || echo 0)" >> "$file"
-    done
-  done
+    report=$($bin fuzz "$bench" --strategy "$s" --seeds "$lo..<$hi" --jobs 1 --no-shrink --no-show \
+      --out "$traces" 2>/dev/null || true)
+    first=$(echo "$report" | sed -nE 's/^FAIL at seed ([0-9]+).*/\1/p' | head -1)
+    printf '%s\t%s\t%s\n' "$s" "$unit" "$([ -n "$first" ] && echo $((first - lo + 1)) || echo 0)" >> "$file.part"
+  fi
+  # Only a finished unit counts: one stopped midway (Ctrl-C) leaves its .part behind, not a cell.
+  mv "$file.part" "$file"
   rm -rf "$traces"
 }
 export -f measure
-export bin out trials window strategies systematic deadline
+export bin out trials window dfsbudget strategies systematic deadline
 mkdir -p "$out/cells" "$out/traces"
+rm -rf "$out/traces"/* "$out/cells"/*.part
 echo "$benches" > "$out/order"
 printf 'command\t%s\nstarted\t%s\nfinished\t\nload_start\t%s\nload_end\tnot measured (stopped)\ncommit\t%s\n' \
-  "$command" "$started" "$load_start" "$(git rev-parse --short HEAD)" > "$out/meta"
-printf 'trials\t%s\nwindow\t%s\n' "$trials" "$window" >> "$out/meta"
-echo "$benches" | xargs -P "$parallel" -I{} bash -c 'measure "$1"' _ {}
+  "$command" "$started" "$load_start" "$runcommit" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\ndfsbudget\t%s\nresumed\t%s\n' "$trials" "$window" "$dfsbudget" "$resumed" >> "$out/meta"
+# Order: every probe first (the systematic searches are budgeted, so they all finish); then every
+# cell that finds its bug early; then `twostage_100_bad`'s `surw` and `rff` (the rows' targets,
+# hundreds to thousands of schedules a trial); then, trial by trial, the cells that miss or nearly
+# miss (each trial up to 10,000 schedules): `reorder_10/20_bad`'s pos, random, delay and coverage,
+# and `twostage_100_bad`'s other strategies, whose 101-thread schedules cost ~4-8 ms of CPU each.
+# A deadline thus cuts only those costly cells, and leaves each within a trial of the others.
+cost() { # bench strategy -> class 0 (cheap) to 2
+  case "$1:$2" in
+    twostage_100_bad:surw | twostage_100_bad:rff) echo 1 ;;
+    reorder_10_bad:pos | reorder_10_bad:random | reorder_10_bad:delay:bound=2 | reorder_10_bad:coverage) echo 2 ;;
+    reorder_20_bad:pos | reorder_20_bad:random | reorder_20_bad:delay:bound=2 | reorder_20_bad:coverage) echo 2 ;;
+    twostage_100_bad:*) echo 2 ;;
+    *) echo 0 ;;
+  esac
+}
+{
+  for b in $benches; do echo "$b probe"; done
+  for class in 0 1 2; do
+    for k in $(seq 0 $((trials - 1))); do
+      for b in $benches; do
+        for s in $strategies; do if [ "$(cost "$b" "$s")" = "$class" ]; then echo "$b $k $s"; fi; done
+      done
+    done
+  done
+} | xargs -P "$parallel" -L 1 bash -c 'measure "$@"' _
 finished=$(date -u '+%Y-%m-%d %H:%M UTC')
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime)
 echo "$benches" > "$out/order"
 printf 'command\t%s\nstarted\t%s\nfinished\t%s\nload_start\t%s\nload_end\t%s\ncommit\t%s\n' "$command" "$started" \
-  "$finished" "$load_start" "$load_end" "$(git rev-parse --short HEAD)" > "$out/meta"
-printf 'trials\t%s\nwindow\t%s\n' "$trials" "$window" >> "$out/meta"
+  "$finished" "$load_start" "$load_end" "$runcommit" > "$out/meta"
+printf 'trials\t%s\nwindow\t%s\ndfsbudget\t%s\nresumed\t%s\n' "$trials" "$window" "$dfsbudget" "$resumed" >> "$out/meta"
 fi
 meta() { sed -nE "s/^$1\t//p" "$out/meta"; }
 command=$(meta command)
@@ -128,24 +193,33 @@ load_start=$(meta load_start)
 load_end=$(meta load_end)
 trials=$(meta trials)
 window=$(meta window)
+dfsbudget=$(meta dfsbudget)
+resumed=$(meta resumed)
+dfsbudget=${dfsbudget:-$window}
 if [ "$finished" = "" ] || [ ! -s "$out/order" ]; then
   # A measurement stopped before it ended: render what it wrote, and say so.
   finished="(not finished: rendered from the results written so far)"
 fi
 
 # ---- Rendering: everything below reads $out/cells, the artifacts and the published data. ----
+# Each benchmark's finished units (probe and trials; not a stopped unit's .part) into one file.
+while read -r b; do
+  [ -n "$b" ] || continue
+  units=$(find "$out/cells" -maxdepth 1 -name "$b.*" ! -name '*.part' | sort)
+  if [ -n "$units" ]; then cat $units > "$out/cells/$b"; fi
+done < "$out/order"
 commit=$(meta commit)
 if [ -z "$render" ] && ! git diff --quiet HEAD -- Sources; then commit="$commit (with uncommitted changes to Sources)"; fi
 cpu=$(sed -nE 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 machine="$(uname -sm), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores${cpu:+ ($cpu)}"
 table="$out/table.md"
 awk -F'\t' -v order="$out/order" -v cells="$out/cells" -v strategies="$strategies" -v systematic="$systematic" \
-  -v artifacts="$artifacts" -v published="$published" -v trials="$trials" -v window="$window" \
+  -v artifacts="$artifacts" -v published="$published" -v trials="$trials" -v window="$window" -v dfsbudget="$dfsbudget" \
   -v commit="$commit" -v machine="$machine" -v started="$started" -v finished="$finished" \
-  -v load_start="$load_start" -v load_end="$load_end" -v command="$command" '
+  -v load_start="$load_start" -v load_end="$load_end" -v command="$command" -v resumed="$resumed" '
 function cell(b, s,    n, f, sum) {
   n = runs[b, s]; f = found[b, s]; sum = total[b, s]
-  if (n == 0) return "not run"
+  if (n == 0) return "not run (deadline)"
   if (f == 0) return "— (0/" n ")"
   return sprintf("%.1f (%d/%d)", sum / f, f, n)
 }
@@ -193,8 +267,9 @@ BEGIN {
 
   print "Measured " started " to " finished " on commit " commit ", " machine "; load average (1, 5, 15 min) " load_start " at the start, " load_end " at the end (other work shared the machine; the counts do not depend on it, only the time taken)."
   print "Command: `" command "` (release build; " trials " trials per cell, trial k on seeds k·" window " ..< (k+1)·" window ", each stopping at its first bug)."
+  if (resumed != "") print "Stopped and resumed " resumed " (`--resume`: the same commit'"'"'s binary; the units the stopped run finished are kept, a unit'"'"'s cell depending only on its seeds)."
   print ""
-  print "**Our strategies.** Cell: mean schedules to the first bug over the trials that found it (found/trials run). `" systematic "`: the schedules its one search took (a systematic search is the same every trial). Trivial: the bug shows on the `fifo` schedule (F: oldest ready job first, round-robin one operation at a time) or on the non-preemptive default schedule (N: the running thread continues until it blocks)."
+  print "**Our strategies.** Cell: mean schedules to the first bug over the trials that found it (found/trials run). `" systematic "`: the schedules its one search took, at most " dfsbudget " (a systematic search is the same every trial; \"not found in N runs\" when the budget ended the search first, \"space exhausted\" when the bound'"'"'s whole tree held no bug). Trivial: the bug shows on the `fifo` schedule (F: oldest ready job first, round-robin one operation at a time) or on the non-preemptive default schedule (N: the running thread continues until it blocks)."
   print ""
   header = "| benchmark | trivial"
   rule = "|---|---"
@@ -208,7 +283,7 @@ BEGIN {
     for (j = 1; j <= ns; j++) row = row " | " cell(b, S[j])
     if (dfs[b] > 0) d = dfs[b]
     else if (dfsruns[b] == "") d = "not run"
-    else d = "— (" dfsruns[b] " runs, " (dfsstate[b] == "exhausted" ? "space exhausted" : "not exhausted") ")"
+    else d = (dfsstate[b] == "exhausted" ? "— (space exhausted in " dfsruns[b] " runs)" : "not found in " dfsruns[b] " runs")
     print row " | " d " |"
   }
   print ""
