@@ -69,8 +69,15 @@ struct ReplayCommand: CatalogCommand {
             return try replay(request, context: context)
         } catch {
             // An error code from 1 to 127 would read as "bad" to git bisect: the bisection stops instead.
+            // Its exit code is no error kind's, so it is written here as the top level writes failures.
             guard bisect else { throw error }
-            throw CommandFailure(Self.bisectAbort, error.message)
+            console.err("\(context.programName): \(error.message)")
+            console.json(
+                ResultDocument(
+                    command: "replay", verdict: "error", exitCode: Self.bisectAbort,
+                    members: [.init("error", .string(error.message))]
+                ).text)
+            return Self.bisectAbort
         }
     }
 
