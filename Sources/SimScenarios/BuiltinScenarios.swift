@@ -36,6 +36,8 @@ public enum BuiltinScenarios {
         SemaphoreCheck.scenario,
         TicketDispenserCheck.scenario,
         MainActorDraftCheck.scenario,
+        // A race inside synchronous code, reachable only with lock preemption (issue #31).
+        NSLockLostCancel.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
     ]

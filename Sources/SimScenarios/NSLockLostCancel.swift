@@ -1,0 +1,89 @@
+import Foundation
+import SimCore
+
+/// A cancellation lost between two `NSLock` acquisitions (the shape of swift-async-algorithms PR #80:
+/// a `cancel()` that lands between an iterator's check and its storing the continuation). A `Task {}`
+/// waits for the next value of a `Feed`; the body cancels the feed and waits for the task.
+///
+/// `buggy` checks "cancelled?" under the lock, releases it, then takes it again to store its
+/// continuation: a `cancel()` that runs in between finds no continuation to resume, and the stored
+/// one is never resumed (the task and the body hang). Without `--preempt` a job runs to its end, so
+/// the two acquisitions are atomic and every schedule passes; only with lock preemption
+/// (`CarrierMode.preemptLocks`) can the body's job run between them. `fixed` checks and stores in
+/// one critical section.
+public enum NSLockLostCancel {
+    public static let scenario = Scenario.async(
+        name: "nslock-lost-cancel",
+        summary:
+            "a cancel() between an iterator's check and its store (two NSLock sections) is lost"
+            + " — needs --preempt: without it every schedule passes",
+        variants: [
+            .init("buggy", "next() checks for cancellation and stores its continuation under two acquisitions"),
+            .init("fixed", "next() checks and stores under one acquisition"),
+        ],
+        limits: RunLimits(maxSteps: 2_000),
+        concurrency: .eitherRoute
+    ) { simulation, variant in
+        let feed = Feed(simulation: simulation, splitCheck: variant == "buggy")
+        let consumer = Task { await feed.next() }
+        await Task.yield()
+        feed.cancel()
+        let value = await consumer.value
+        simulation.check("cancelled-next-returns-nil", value == nil, "next() returned \(value ?? -1) after cancel()")
+    }
+}
+
+/// The iterator's shared state: a cancelled flag and the waiting continuation, under an `NSLock`.
+final class Feed: @unchecked Sendable {
+    let simulation: Simulation
+    let splitCheck: Bool
+    private let lock = NSLock()
+    private var cancelled = false
+    private var waiter: CheckedContinuation<Int?, Never>?
+
+    init(simulation: Simulation, splitCheck: Bool) {
+        self.simulation = simulation
+        self.splitCheck = splitCheck
+    }
+
+    /// The next value, or nil once cancelled (values never come in this scenario).
+    func next() async -> Int? {
+        await withCheckedContinuation { continuation in
+            if splitCheck {
+                lock.lock()
+                let wasCancelled = cancelled
+                lock.unlock()
+                if wasCancelled {
+                    simulation.emit("feed.next", "cancelled-before")
+                    continuation.resume(returning: nil)
+                    return
+                }
+                lock.lock()
+                waiter = continuation
+                lock.unlock()
+                simulation.emit("feed.next", "stored")
+            } else {
+                lock.lock()
+                if cancelled {
+                    lock.unlock()
+                    simulation.emit("feed.next", "cancelled-before")
+                    continuation.resume(returning: nil)
+                    return
+                }
+                waiter = continuation
+                lock.unlock()
+                simulation.emit("feed.next", "stored")
+            }
+        }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let waiting = waiter
+        waiter = nil
+        lock.unlock()
+        simulation.emit("feed.cancel", waiting == nil ? "no-waiter" : "resumed")
+        waiting?.resume(returning: nil)
+    }
+}
