@@ -51,12 +51,13 @@ package struct FuzzSupervisor: CampaignExecutor {
     private func spawnWorker(
         _ w: Int, resume: Range<UInt64>?, board: WorkerBoard, deadline: ContinuousClock.Instant?
     ) throws(CommandFailure) -> ChildProcess {
-        let arguments = WorkerArguments(
+        var arguments = WorkerArguments(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy, worker: w,
             workers: configuration.jobs, goals: board.goals, space: configuration.space,
             estimatedSteps: plan.estimatedSteps, keepGoing: configuration.keepGoing,
             milliseconds: deadline.map { Self.milliseconds(until: $0) }, resume: resume,
             from: plan.prefix?.source, keep: plan.prefix?.keep ?? 0, noise: plan.noise)
+        arguments.carriers = plan.carriers
         return try ChildProcess.spawn(
             arguments.commandLine, inherit: [(WorkerBoard.childDescriptor, board.descriptor)])
     }

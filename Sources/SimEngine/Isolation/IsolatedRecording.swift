@@ -24,6 +24,8 @@ package struct IsolatedRecording {
     package let strategy: String
     /// Noise lanes of the run (the plan's, or the recording's).
     package let noise: Int
+    /// Where the run's jobs run (the plan's, or the recording's `carriers` option).
+    package var carriers: CarrierMode = .off
     /// The binary to run the child from (nil: this one).
     package let executable: String?
 
@@ -37,8 +39,9 @@ package struct IsolatedRecording {
 
     package init(
         scenario: String, variant: String, strategy: String, noise: Int = 0, prefix: (source: String, keep: Int)? = nil,
-        estimatedSteps: Int? = nil, executable: String? = nil
+        estimatedSteps: Int? = nil, executable: String? = nil, carriers: CarrierMode = .off
     ) {
+        self.carriers = carriers
         self.estimatedSteps = estimatedSteps
         self.scenario = scenario
         self.variant = variant
@@ -58,6 +61,7 @@ package struct IsolatedRecording {
         arguments += ["--out", path]
         if let tapeFrom { arguments += ["--tape-from", tapeFrom] + (byIdentity ? ["--by-identity"] : []) }
         if noise > 0 { arguments += ["--noise", String(noise)] }
+        if carriers != .off { arguments += ["--carriers", carriers.rawValue] }
         if let prefix { arguments += ["--from", prefix.source, "--keep", String(prefix.keep)] }
         if let estimatedSteps { arguments += ["--estimated-steps", String(estimatedSteps)] }
         return try Self.record(arguments, executable: executable, to: path, timeoutSeconds: timeoutSeconds)

@@ -31,6 +31,8 @@ package struct WorkerArguments: Sendable, Equatable {
     package var keep: Int
     /// Noise lanes added to every run (the plan's `--noise`).
     package var noise: Int
+    /// Where each run's jobs run (the plan's `--preempt`).
+    package var carriers: CarrierMode = .off
 
     package init(
         scenario: String, variant: String, strategy: String, worker: Int, workers: Int, goals: Int, space: SeedSpace,
@@ -70,6 +72,7 @@ package struct WorkerArguments: Sendable, Equatable {
         if keepGoing { arguments.append("--keep-going") }
         if let from { arguments += ["--from", from, "--keep", String(keep)] }
         if noise > 0 { arguments += ["--noise", String(noise)] }
+        if carriers != .off { arguments += ["--carriers", carriers.rawValue] }
         return arguments
     }
 
@@ -87,6 +90,7 @@ package struct WorkerArguments: Sendable, Equatable {
             estimatedSteps.map {
                 RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
             } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
+        plan.carriers = carriers
         if let from {
             plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
         }

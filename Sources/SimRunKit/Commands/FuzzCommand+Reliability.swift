@@ -40,7 +40,7 @@ extension FuzzCommand {
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
             prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } },
-            estimatedSteps: plan.estimatedSteps)
+            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: crash.seed)
         let (recorded, path) = try FindingStore(console: console).save(to: wanted, identity: identity) {

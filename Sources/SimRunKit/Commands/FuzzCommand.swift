@@ -73,6 +73,10 @@ struct FuzzCommand: CatalogCommand {
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
+    @Flag(
+        help:
+            "Preempt inside synchronous code: jobs run on carrier threads that take turns, and every pthread mutex lock and condition operation (NSLock, NSCondition, the concurrency runtime's locks) is a point where the schedule may switch carriers (Linux)."
+    ) var preempt = false
     @OptionGroup var output: OutputOptions
     /// Set by the parent on the child an in-order campaign runs in (`FuzzCommand+Guarded.swift`).
     @Flag(help: .hidden) var guarded = false
@@ -147,7 +151,8 @@ struct FuzzCommand: CatalogCommand {
         if console.outputStyle != .quiet {
             console.err(
                 "fuzz \(found.name)/\(plan.variant)  strategy \(strategy)  \(span)  jobs \(jobs)"
-                    + (strategy.campaignShape == .inOrder ? " (one thread: \(strategy.kind) learns from run to run)" : "")
+                    + (strategy.campaignShape == .inOrder
+                        ? " (one thread: \(strategy.kind) learns from run to run)" : "")
                     + (shardSource.map { "  shard \(shardSpec)\($0 == .option ? "" : " (\($0.rawValue))")" } ?? "")
                     + prefixNote(plan))
         }

@@ -19,6 +19,7 @@ struct RecordChildCommand: CatalogCommand {
     @Option var out: String
     @Option(help: "Follow the schedule of this trace instead of the strategy.") var tapeFrom: String?
     @Option(help: "Noise lanes added to the run.") var noise: Int = 0
+    @Option(help: "Where the run's jobs run (off, carriers, preempt-locks).") var carriers: String = "off"
     @Option(help: "Keep the first --keep decisions of this trace (the prefix of a fuzz --from campaign).")
     var from: String?
     @Option var keep: Int = 0
@@ -35,6 +36,10 @@ struct RecordChildCommand: CatalogCommand {
             estimatedSteps.map {
                 RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
             } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
+        guard let mode = CarrierMode(rawValue: carriers) else {
+            throw CommandFailure(ExitStatus.usage, "_record: unknown carrier mode '\(carriers)'")
+        }
+        plan.carriers = mode
         if let from { plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from) }
         let strategyObject: any Strategy
         if let tapeFrom {

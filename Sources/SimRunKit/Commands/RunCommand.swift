@@ -42,6 +42,11 @@ struct RunCommand: CatalogCommand {
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int = 0
 
+    @Flag(
+        help:
+            "Preempt inside synchronous code: jobs run on carrier threads that take turns, and every pthread mutex lock and condition operation (NSLock, NSCondition, the concurrency runtime's locks) is a point where the schedule may switch carriers (Linux)."
+    ) var preempt = false
+
     func validate() throws {
         if !(0...RunPlan.maxNoise).contains(noise) {
             throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
@@ -64,7 +69,8 @@ struct RunCommand: CatalogCommand {
             }
             return try reportCrash(plan: try crashedPlan(found, chosen), context: context)
         }
-        let plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        plan.carriers = carrierMode
         if checkDeterminism { return try self.checkDeterminism(plan: plan, console: context.console) }
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
@@ -122,12 +128,20 @@ struct RunCommand: CatalogCommand {
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
         let fifo = try? IsolatedRecording(
-            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1
+            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1,
+            carriers: carrierMode
         ).record(seed: 0, to: probe)
         // Not recorded (no usable $TMPDIR): probed here, as before.
-        guard fifo?.crashed == true else { return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise) }
-        return RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
+        var plan =
+            fifo?.crashed == true
+            ? RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
+            : RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        plan.carriers = carrierMode
+        return plan
     }
+
+    /// `--preempt`: lock preemption on carriers; else the one-thread path.
+    private var carrierMode: CarrierMode { preempt ? .preemptLocks : .off }
 
     /// The run trapped in its child: records it again in a child that checkpoints every record,
     /// seals the trace up to the trap, and prints the crash with its trace and replay command.
@@ -136,7 +150,7 @@ struct RunCommand: CatalogCommand {
         let wanted = out ?? "\(failureDir)/\(plan.scenario.name)-\(plan.variant)-seed\(seed).simtrace"
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps)
+            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
         let recorded: IsolatedRecording.Outcome
         let path: String
         if out != nil {

@@ -29,6 +29,7 @@ struct WorkerChildCommand: CatalogCommand {
     @Option var keep: Int = 0
     @Option(help: "The plan's step estimate, learned by the parent (no probe run here).") var estimatedSteps: Int?
     @Option(help: "Noise lanes added to every run.") var noise: Int = 0
+    @Option(help: "Where each run's jobs run (off, carriers, preempt-locks).") var carriers: String = "off"
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // The campaign logic is SimEngine's (`WorkerArguments.run` drives `CampaignWorker`); this
@@ -40,11 +41,14 @@ struct WorkerChildCommand: CatalogCommand {
         let space = SeedSpace(
             seeds: lower..<(upper ?? .max), shardIndex: shardIndex, shardCount: shardCount, bounded: upper != nil)
         let resume = firstIndex.flatMap { first in chunkEnd.flatMap { first < $0 ? first..<$0 : nil } }
-        try WorkerArguments(
+        guard let mode = CarrierMode(rawValue: carriers) else { throw .usage("unknown carrier mode '\(carriers)'") }
+        var arguments = WorkerArguments(
             scenario: scenario, variant: variant, strategy: strategy, worker: worker, workers: workers, goals: goals,
             space: space, estimatedSteps: estimatedSteps, keepGoing: keepGoing, milliseconds: milliseconds,
             resume: resume, from: from, keep: keep, noise: noise
-        ).run(catalog: context.catalog, console: context.console)
+        )
+        arguments.carriers = mode
+        try arguments.run(catalog: context.catalog, console: context.console)
         return ExitStatus.ok
     }
 }
