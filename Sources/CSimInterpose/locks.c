@@ -289,13 +289,13 @@ int simrun_locks_interposed(void) {
 }
 
 const char *simrun_locks_caller_name(const void *caller, char *buffer, int size) {
-    Dl_info info;
+    Dl_info info, self;
     if (!dladdr(caller, &info) || info.dli_fname == NULL) return "?";
+    // The executable itself (user code, SimCore): no name, so that a trace recorded by `simrun`
+    // replays in a test binary. A library by its file name (stable across builds of the executable).
+    if (dladdr((const void *)&simrun_locks_interposed, &self) && self.dli_fbase == info.dli_fbase) return "";
     const char *base = strrchr(info.dli_fname, '/');
-    base = base ? base + 1 : info.dli_fname;
-    if (info.dli_sname != NULL && info.dli_saddr != NULL)
-        return info.dli_sname;
-    snprintf(buffer, (size_t)size, "%s+0x%lx", base, (unsigned long)((uintptr_t)caller - (uintptr_t)info.dli_fbase));
+    snprintf(buffer, (size_t)size, "%s", base ? base + 1 : info.dli_fname);
     return buffer;
 }
 

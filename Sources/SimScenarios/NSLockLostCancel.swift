@@ -9,8 +9,8 @@ import SimCore
 /// continuation: a `cancel()` that runs in between finds no continuation to resume, and the stored
 /// one is never resumed (the task and the body hang). Without `--preempt` a job runs to its end, so
 /// the two acquisitions are atomic and every schedule passes; only with lock preemption
-/// (`CarrierMode.preemptLocks`) can the body's job run between them. `fixed` checks and stores in
-/// one critical section.
+/// (`CarrierMode.preemptLocks`) can the body's job run between them. `fixed` checks again under the
+/// acquisition that stores the continuation (same lock points, so a buggy trace replays on it).
 public enum NSLockLostCancel {
     public static let scenario = Scenario.async(
         name: "nslock-lost-cancel",
@@ -19,7 +19,7 @@ public enum NSLockLostCancel {
             + " — needs --preempt: without it every schedule passes",
         variants: [
             .init("buggy", "next() checks for cancellation and stores its continuation under two acquisitions"),
-            .init("fixed", "next() checks and stores under one acquisition"),
+            .init("fixed", "next() checks again under the acquisition that stores its continuation"),
         ],
         limits: RunLimits(maxSteps: 2_000),
         concurrency: .eitherRoute
@@ -49,31 +49,26 @@ final class Feed: @unchecked Sendable {
     /// The next value, or nil once cancelled (values never come in this scenario).
     func next() async -> Int? {
         await withCheckedContinuation { continuation in
-            if splitCheck {
-                lock.lock()
-                let wasCancelled = cancelled
-                lock.unlock()
-                if wasCancelled {
-                    simulation.emit("feed.next", "cancelled-before")
-                    continuation.resume(returning: nil)
-                    return
-                }
-                lock.lock()
-                waiter = continuation
-                lock.unlock()
-                simulation.emit("feed.next", "stored")
-            } else {
-                lock.lock()
-                if cancelled {
-                    lock.unlock()
-                    simulation.emit("feed.next", "cancelled-before")
-                    continuation.resume(returning: nil)
-                    return
-                }
-                waiter = continuation
-                lock.unlock()
-                simulation.emit("feed.next", "stored")
+            // A fast path: already cancelled?
+            lock.lock()
+            let wasCancelled = cancelled
+            lock.unlock()
+            if wasCancelled {
+                simulation.emit("feed.next", "cancelled-before")
+                continuation.resume(returning: nil)
+                return
             }
+            lock.lock()
+            if !splitCheck && cancelled {
+                // The fix: check again where the continuation is stored, under the same acquisition.
+                lock.unlock()
+                simulation.emit("feed.next", "cancelled-between")
+                continuation.resume(returning: nil)
+                return
+            }
+            waiter = continuation
+            lock.unlock()
+            simulation.emit("feed.next", "stored")
         }
     }
 

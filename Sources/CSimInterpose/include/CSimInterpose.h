@@ -124,8 +124,8 @@ void *_Nullable simrun_turn_binding(void);
 int simrun_locks_interposed(void);
 /// How many lock acquisitions were scheduling points in this process so far.
 uint64_t simrun_locks_points(void);
-/// A stable name for a lock's call site: the exported symbol containing `caller`, else
-/// `library+0xoffset` (written into `buffer`); "?" when unknown.
+/// The library a lock call comes from, by file name (written into `buffer`): "" for the executable
+/// itself (so that names do not depend on which executable recorded a trace), "?" when unknown.
 const char *_Nonnull simrun_locks_caller_name(const void *_Nullable caller, char *_Nonnull buffer, int size);
 
 // MARK: - (end of carriers and locks)

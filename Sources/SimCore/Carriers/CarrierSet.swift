@@ -368,23 +368,20 @@ final class CarrierSet: @unchecked Sendable {
         return number
     }
 
-    /// `kind site`: the label of a paused carrier's candidate, stable across processes.
+    /// `kind` for a lock called from the executable (the user's code, NSLock's tail call), `kind
+    /// library` for one called from a library (`lock libswift_Concurrency.so`): the label of a paused
+    /// carrier's candidate. Its ordinal on the lane tells which lock point of the job it is; addresses
+    /// never enter a label, so a trace replays in another build and another executable.
     private func siteLabel(_ kind: String, _ caller: UnsafeRawPointer?) -> Symbol {
         let key = UInt(bitPattern: caller) &* 8 &+ UInt(kind.utf8.count & 7)
         if let symbol = siteLabels[key] { return symbol }
         var buffer = [CChar](repeating: 0, count: 256)
-        let name = buffer.withUnsafeMutableBufferPointer {
+        let library = buffer.withUnsafeMutableBufferPointer {
             String(cString: simrun_locks_caller_name(caller, $0.baseAddress!, 256))
         }
-        let symbol = simulation.symbols.intern("\(kind) \(Self.shortName(name))")
+        let symbol = simulation.symbols.intern(library.isEmpty ? kind : "\(kind) \(library)")
         siteLabels[key] = symbol
         return symbol
-    }
-
-    /// A Swift symbol's readable name where the runtime can demangle it.
-    static func shortName(_ name: String) -> String {
-        guard name.hasPrefix("$s") else { return name }
-        return demangle(name) ?? name
     }
 
     // MARK: The park/unpark seam (Carriers.park)
@@ -408,20 +405,6 @@ private let carrierLockEvent:
         context, operation, object, caller in
         Unmanaged<CarrierSet>.fromOpaque(context!).takeUnretainedValue().lockEvent(operation, object, caller)
     }
-
-@_silgen_name("swift_demangle")
-private func runtimeDemangle(
-    _ mangled: UnsafePointer<CChar>?, _ length: Int, _ output: UnsafeMutablePointer<CChar>?,
-    _ outputLength: UnsafeMutablePointer<Int>?, _ flags: UInt32
-) -> UnsafeMutablePointer<CChar>?
-
-private func demangle(_ name: String) -> String? {
-    name.withCString { pointer -> String? in
-        guard let result = runtimeDemangle(pointer, name.utf8.count, nil, nil, 0) else { return nil }
-        defer { free(result) }
-        return String(cString: result)
-    }
-}
 
 #if canImport(Glibc)
     import Glibc
