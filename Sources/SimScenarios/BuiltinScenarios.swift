@@ -40,5 +40,7 @@ public enum BuiltinScenarios {
         NSLockLostCancel.scenario,
         // What the capture routes of Swift concurrency hold (README's capture matrix).
         CaptureProbe.scenario,
+        // What lock preemption sees (the CarriersAndPreemption article's matrix).
+        CarrierProbe.scenario,
     ]
 }

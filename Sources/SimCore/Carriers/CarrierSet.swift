@@ -42,6 +42,8 @@ final class CarrierSet: @unchecked Sendable {
     var mainLane: Int32 = -2
     var laneCountSeen = -1
     var stuckMessage: String?
+    /// Lock acquisitions that were scheduling points in this run.
+    var lockPoints = 0
 
     /// Most pool carriers a run may use; at the bound lock points stop pausing and no new job starts
     /// while the turn holder cannot run it itself (only paused carriers are resumed).
@@ -335,6 +337,7 @@ final class CarrierSet: @unchecked Sendable {
         guard let object else { return }
         switch Int(operation) {
         case Int(SIMRUN_LOCK_ACQUIRE):
+            lockPoints += 1
             // At the bound a lock point does not pause: the job goes on.
             guard paused.count < Self.maxCarriers - 1 else { return }
             let number = lockNumber(object)

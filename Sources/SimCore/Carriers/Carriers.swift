@@ -18,6 +18,15 @@ public enum Carriers {
     /// for a carrier to come free).
     public static var maxCarriersPerRun: Int { CarrierSet.maxCarriers }
 
+    /// Lock acquisitions that were scheduling points so far in the run this thread holds the turn
+    /// of (0 off carriers, or without `.preemptLocks`).
+    public static var lockPointsInThisRun: Int { currentSimulation?.carrierSet?.lockPoints ?? 0 }
+
+    /// Whether the run this thread holds the turn of runs its `main`-lane jobs on the process's main
+    /// thread: true on carriers when `run()` was called on the main thread (an executable built on
+    /// `SimRun.main`); false off carriers and when driven from another thread (inside `swift test`).
+    public static var mainLaneOnMainThread: Bool { currentSimulation?.carrierSet?.mainOnMain ?? false }
+
     /// A waiting carrier, returned by `park` and given to `unpark`.
     public struct Parked: @unchecked Sendable {
         let carrier: Carrier

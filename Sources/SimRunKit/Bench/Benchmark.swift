@@ -63,8 +63,8 @@ struct Benchmark {
 
     /// The measurements, by the names `--only` accepts.
     static let groups = [
-        "kernel", "timers", "async", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug", "linearizability",
-        "memory",
+        "kernel", "timers", "async", "carriers", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug",
+        "linearizability", "memory",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
@@ -78,6 +78,7 @@ struct Benchmark {
             case "kernel": figures.append(kernelFigure())
             case "timers": figures.append(timerFigure())
             case "async": figures.append(asyncFigure())
+            case "carriers": figures += carrierFigures()
             case "viewmodel": figures.append(try viewModelFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()
