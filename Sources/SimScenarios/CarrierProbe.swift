@@ -93,7 +93,8 @@ public enum CarrierProbe {
             let task = Task {
                 await withTaskCancellationHandler {
                     await Task.yield()
-                } onCancel: {}
+                } onCancel: {
+                }
             }
             counted { task.cancel() }
             await task.value

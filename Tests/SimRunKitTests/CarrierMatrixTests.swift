@@ -41,7 +41,9 @@ struct CarrierMatrixTests {
     func articleMatchesProbe() throws {
         let article = try String(contentsOf: Self.article, encoding: .utf8)
         for construct in CarrierProbe.constructs {
-            let row = article.split(separator: "\n").first { $0.hasPrefix("| ") && $0.contains("(`\(construct.variant)`)") }
+            let row = article.split(separator: "\n").first {
+                $0.hasPrefix("| ") && $0.contains("(`\(construct.variant)`)")
+            }
             let line = try #require(row.map(String.init), "no matrix row for \(construct.variant)")
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             let linux = cells.count > 1 ? cells[1] : ""
