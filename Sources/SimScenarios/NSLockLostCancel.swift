@@ -7,30 +7,41 @@ import SimCore
 ///
 /// `buggy` checks "cancelled?" under the lock, releases it, then takes it again to store its
 /// continuation: a `cancel()` that runs in between finds no continuation to resume, and the stored
-/// one is never resumed (the task and the body hang). Without `--preempt` a job runs to its end, so
+/// one is never resumed (`cancel-reaches-next` fails once the run is quiet). Without `--preempt` a job runs to its end, so
 /// the two acquisitions are atomic and every schedule passes; only with lock preemption
 /// (`CarrierMode.preemptLocks`) can the body's job run between them. `fixed` checks again under the
 /// acquisition that stores the continuation (same lock points, so a buggy trace replays on it).
 public enum NSLockLostCancel {
-    public static let scenario = Scenario.async(
-        name: "nslock-lost-cancel",
-        summary:
-            "a cancel() between an iterator's check and its store (two NSLock sections) is lost"
-            + " — needs --preempt: without it every schedule passes",
-        variants: [
-            .init("buggy", "next() checks for cancellation and stores its continuation under two acquisitions"),
-            .init("fixed", "next() checks again under the acquisition that stores its continuation"),
-        ],
-        limits: RunLimits(maxSteps: 2_000),
-        concurrency: .eitherRoute
-    ) { simulation, variant in
-        let feed = Feed(simulation: simulation, splitCheck: variant == "buggy")
-        let consumer = Task { await feed.next() }
-        await Task.yield()
-        feed.cancel()
-        let value = await consumer.value
-        simulation.check("cancelled-next-returns-nil", value == nil, "next() returned \(value ?? -1) after cancel()")
-    }
+    public static let scenario: Scenario = {
+        var scenario = Scenario.async(
+            name: "nslock-lost-cancel",
+            summary:
+                "a cancel() between an iterator's check and its store (two NSLock sections) is lost"
+                + " — needs --preempt: without it every schedule passes",
+            variants: [
+                .init("buggy", "next() checks for cancellation and stores its continuation under two acquisitions"),
+                .init("fixed", "next() checks again under the acquisition that stores its continuation"),
+            ],
+            limits: RunLimits(maxSteps: 2_000),
+            concurrency: .eitherRoute
+        ) { simulation, variant in
+            let feed = Feed(simulation: simulation, splitCheck: variant == "buggy")
+            simulation.sometimes("cancel() between next()'s check and its store") { feed.cancelledBetween }
+            let consumer = Task { await feed.next() }
+            await Task.yield()
+            feed.cancel()
+            await simulation.settle()
+            simulation.check(
+                "cancel-reaches-next", !feed.holdsWaiter,
+                "next() stored its continuation after cancel() ran: the cancellation was lost and next() never returns")
+            feed.resumeLeftover()  // nothing is leaked when the check failed
+            let value = await consumer.value
+            simulation.check(
+                "cancelled-next-returns-nil", value == nil, "next() returned \(value ?? -1) after cancel()")
+        }
+        scenario.bugNeeds = .preemptLocks
+        return scenario
+    }()
 }
 
 /// The iterator's shared state: a cancelled flag and the waiting continuation, under an `NSLock`.
@@ -40,6 +51,21 @@ final class Feed: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
     private var waiter: CheckedContinuation<Int?, Never>?
+    /// Where next() was when cancel() ran: 0 not started, 1 checked but not stored, 2 stored.
+    private var phase = 0
+    private(set) var cancelledBetween = false
+
+    /// A continuation is stored although cancel() has run (read between jobs).
+    var holdsWaiter: Bool { cancelled && waiter != nil }
+
+    /// Resumes a continuation the lost cancellation left stored.
+    func resumeLeftover() {
+        lock.lock()
+        let left = waiter
+        waiter = nil
+        lock.unlock()
+        left?.resume(returning: nil)
+    }
 
     init(simulation: Simulation, splitCheck: Bool) {
         self.simulation = simulation
@@ -52,6 +78,7 @@ final class Feed: @unchecked Sendable {
             // A fast path: already cancelled?
             lock.lock()
             let wasCancelled = cancelled
+            phase = 1
             lock.unlock()
             if wasCancelled {
                 simulation.emit("feed.next", "cancelled-before")
@@ -67,6 +94,7 @@ final class Feed: @unchecked Sendable {
                 return
             }
             waiter = continuation
+            phase = 2
             lock.unlock()
             simulation.emit("feed.next", "stored")
         }
@@ -75,6 +103,7 @@ final class Feed: @unchecked Sendable {
     func cancel() {
         lock.lock()
         cancelled = true
+        if phase == 1 { cancelledBetween = true }
         let waiting = waiter
         waiter = nil
         lock.unlock()
