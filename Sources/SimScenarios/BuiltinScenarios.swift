@@ -41,7 +41,11 @@ public enum BuiltinScenarios {
         GCDImageLoader.scenario,
         GCDDebounce.scenario,
         GCDSemaphoreDeadlock.scenario,
+        // A race inside synchronous code, reachable only with lock preemption (issue #31).
+        NSLockLostCancel.scenario,
         // What the capture routes of Swift concurrency hold (the capture matrix of SimCore's article "Your own async code").
         CaptureProbe.scenario,
+        // What lock preemption sees (the CarriersAndPreemption article's matrix).
+        CarrierProbe.scenario,
     ]
 }

@@ -72,39 +72,44 @@ public struct Exploration: Sendable {
 ///     the package root under `swift test`).
 ///   - programName: the executable that knows `scenario`, for the printed replay command (`simrun`
 ///     for the built-in scenarios, your own `SimRun.main` executable for yours).
+///   - carriers: where the runs' jobs run: `.off` (one thread), or `.preemptLocks` (`--preempt`:
+///     lock operations inside synchronous code become scheduling points; see SimCore's
+///     CarriersAndPreemption article). Recorded in the saved trace.
 ///   - sourceLocation: where the issue is reported (the caller, by default).
 /// - Returns: what ran; the test has already failed when `failure` is set.
 @discardableResult
 public func explore(
     _ scenario: Scenario, variant: String? = nil, strategy: String = "pct", seeds: Range<UInt64> = 0..<1_000,
     seconds: Double? = nil, jobs: Int = 1, failureDirectory: String = "simrun-failures",
-    programName: String = "simrun", sourceLocation: SourceLocation = #_sourceLocation
+    programName: String = "simrun", carriers: CarrierMode = .off, sourceLocation: SourceLocation = #_sourceLocation
 ) -> Exploration {
     guard let spec = StrategySpec(parsing: strategy) else {
         Issue.record("unknown strategy '\(strategy)' (known: \(StrategySpec.names))", sourceLocation: sourceLocation)
         return ExplorationRun.empty
     }
-    let run = ExplorationRun(
+    var run = ExplorationRun(
         scenario: scenario, variant: variant, strategy: spec, seeds: seeds, seconds: seconds, jobs: jobs,
         failureDirectory: failureDirectory,
         rerun: { path, _ in "\(programName) replay \(shellQuoted(path))" },
         refusalHint: "explore it with `\(programName) fuzz \(scenario.name)`")
+    run.carriers = carriers
     // The campaign runs on a thread of its own, outside the test's task: its runs then never nest in
     // the test's job, and need no thread each.
     return onJoinedThread(run.perform).report(sourceLocation: sourceLocation)
 }
 
-/// ``explore(_:variant:strategy:seeds:seconds:jobs:failureDirectory:programName:sourceLocation:)``
+/// ``explore(_:variant:strategy:seeds:seconds:jobs:failureDirectory:programName:carriers:sourceLocation:)``
 /// with a typed strategy (`.pct(depth: 3)`, `.random`, `.dfs(preemptions: 2)`, …).
 @discardableResult
 public func explore(
     _ scenario: Scenario, variant: String? = nil, strategy: SimulationStrategy, seeds: Range<UInt64> = 0..<1_000,
     seconds: Double? = nil, jobs: Int = 1, failureDirectory: String = "simrun-failures",
-    programName: String = "simrun", sourceLocation: SourceLocation = #_sourceLocation
+    programName: String = "simrun", carriers: CarrierMode = .off, sourceLocation: SourceLocation = #_sourceLocation
 ) -> Exploration {
     explore(
         scenario, variant: variant, strategy: strategy.description, seeds: seeds, seconds: seconds, jobs: jobs,
-        failureDirectory: failureDirectory, programName: programName, sourceLocation: sourceLocation)
+        failureDirectory: failureDirectory, programName: programName, carriers: carriers,
+        sourceLocation: sourceLocation)
 }
 
 /// One exploration, computed apart from the test (on any thread), then reported in the test's task:
@@ -121,6 +126,8 @@ struct ExplorationRun: Sendable {
     let rerun: @Sendable (_ tracePath: String, _ seed: UInt64) -> String
     /// What to do instead when this process cannot run the scenario.
     let refusalHint: String
+    /// Where the runs' jobs run (`--preempt`: `.preemptLocks`).
+    var carriers: CarrierMode = .off
 
     static var empty: Exploration {
         Exploration(
@@ -155,7 +162,8 @@ struct ExplorationRun: Sendable {
             outcome.issues.append("\(reason): \(refusalHint)")
             return outcome
         }
-        let plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy)
+        var plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy)
+        plan.carriers = carriers
         // The engine's campaign runs the seeds on threads here and saves, shrinks and re-checks the
         // failure, exactly as `simrun fuzz` does; this only turns its result into the test's issue.
         let campaign = FindingCampaign(

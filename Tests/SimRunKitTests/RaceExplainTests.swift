@@ -104,10 +104,12 @@ import Testing
     func explainNamesTheRaceUnderNoise(_ scenario: String) throws {
         let directory = try makeTemporaryDirectory("race-noise")
         let out = directory.appendingPathComponent("found").path
-        let run = Understanding.simrun([
-            "fuzz", scenario, "--noise", "3", "--strategy", "random", "--seeds", "0..<500", "--no-shrink",
-            "--no-show", "--out", out,
-        ])
+        let needs = BuiltinScenarios.all.first { $0.name == scenario }?.bugNeeds ?? .off
+        let run = Understanding.simrun(
+            [
+                "fuzz", scenario, "--noise", "3", "--strategy", "random", "--seeds", "0..<500", "--no-shrink",
+                "--no-show", "--out", out,
+            ] + (needs == .preemptLocks ? ["--preempt"] : []))
         #expect(run.status == 1, "\(scenario): \(run.out)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".simtrace") }
         let path = out + "/" + (try #require(names.sorted().first))

@@ -28,7 +28,11 @@ import Testing
     }
     static let names = bugScenarios.map(\.name)
 
-    static func scenario(_ name: String) -> Scenario { BuiltinScenarios.all.first { $0.name == name }! }
+    /// The scenario, run as its bug needs (`--preempt` for a race inside synchronous code).
+    static func scenario(_ name: String) -> Scenario {
+        let found = BuiltinScenarios.all.first { $0.name == name }!
+        return found.running(on: found.bugNeeds)
+    }
 
     /// The first failing seed, with strategies built as `simrun fuzz` builds them (step count from a probe).
     static func firstFailingSeed(_ name: String, _ variant: String, _ kind: StrategySpec.Kind, within: UInt64)

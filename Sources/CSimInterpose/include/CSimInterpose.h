@@ -169,6 +169,76 @@ void simrun_dispatch_apply_iteration(void *_Nullable block, void *_Nullable cont
 int64_t simrun_dispatch_virtual_deadline(uint64_t when);
 
 // MARK: - (end of Grand Central Dispatch)
+// MARK: - Carriers and locks (locks.c, issue #31)
+//
+// Carriers are threads that take turns: exactly one holds the turn and runs; it passes the turn by
+// posting the next carrier's baton and waiting on its own (`SimCore/Carriers`). On Linux the pthread
+// mutex and condition functions are defined here: on a thread bound with `simrun_locks_bind` (a
+// carrier running a job of a run) they call the run's hook, anywhere else they forward untouched.
+//
+// The park/unpark seam for blocking waits of other interposers (a `dispatch_semaphore_wait` on a
+// carrier, say) is on the Swift side: `Carriers.park(reason:)` parks the calling carrier until
+// `Carriers.unpark(_:)`, passing the turn meanwhile; see SimCore's CarriersAndPreemption article.
+
+/// One carrier's wait/post pair (a semaphore on Linux, a mutex and condition elsewhere).
+typedef struct simrun_baton simrun_baton;
+
+/// A new baton, not posted; NULL when out of memory. Batons live as long as their carrier.
+simrun_baton *_Nullable simrun_baton_create(void);
+/// Blocks until the baton is posted (consumes one post).
+void simrun_baton_wait(simrun_baton *_Nonnull baton);
+/// Posts the baton: its waiting carrier (or its next wait) continues.
+void simrun_baton_post(simrun_baton *_Nonnull baton);
+/// Starts a detached thread (8 MiB of stack) running `body(argument)`; 0 or an errno value.
+int simrun_thread_spawn(void (*_Nonnull body)(void *_Nullable), void *_Nullable argument);
+
+/// What a lock operation on a bound thread tells the run's hook.
+enum {
+    /// About to lock `object` (a mutex): a point where the scheduler may switch carriers (`preempt`).
+    SIMRUN_LOCK_ACQUIRE = 1,
+    /// The mutex `object` is held by another (paused) carrier: park until it is released, then retry.
+    SIMRUN_LOCK_BLOCKED = 2,
+    /// The mutex `object` was released (only while `*waiters` > 0).
+    SIMRUN_LOCK_RELEASED = 3,
+    /// Waiting on the condition `object` (its mutex already released): park until signalled.
+    SIMRUN_LOCK_CONDITION_WAIT = 4,
+    /// The condition `object` is signalled (one waiter wakes).
+    SIMRUN_LOCK_SIGNAL = 5,
+    /// The condition `object` is broadcast (every waiter wakes).
+    SIMRUN_LOCK_BROADCAST = 6,
+};
+
+/// A run's hook, bound to a carrier while it runs a job. The hook runs with the binding removed (its
+/// own locks forward) and may pass the turn away; it returns when this carrier holds it again.
+typedef struct simrun_lock_hooks {
+    void *_Nullable context;
+    void (*_Nonnull event)(void *_Nullable context, int operation, const void *_Nullable object,
+                           const void *_Nullable caller);
+    /// Lock acquisitions (outside libswiftCore) are scheduling points (`--preempt`).
+    int preempt;
+    /// How many carriers wait for a mutex to be released (unlocks call the hook only when > 0).
+    const volatile int *_Nullable waiters;
+} simrun_lock_hooks;
+
+/// Binds this thread's lock operations to `hooks` (NULL: forward everything).
+void simrun_locks_bind(const simrun_lock_hooks *_Nullable hooks);
+/// This thread's binding.
+const simrun_lock_hooks *_Nullable simrun_locks_binding(void);
+/// Marks this thread as holding a turn of the run `run` (NULL: of none): "this thread belongs to a
+/// run" for checks that are not clocks or locks (ThreadConfinement).
+void simrun_turn_bind(void *_Nullable run);
+/// The run this thread holds a turn of, or NULL.
+void *_Nullable simrun_turn_binding(void);
+/// 1 when the process's pthread mutex and condition functions are simrun's, else 0 (macOS,
+/// thread-sanitizer builds, a link that left them to the C library).
+int simrun_locks_interposed(void);
+/// How many lock acquisitions were scheduling points in this process so far.
+uint64_t simrun_locks_points(void);
+/// The library a lock call comes from, by file name (written into `buffer`): "" for the executable
+/// itself (so that names do not depend on which executable recorded a trace), "?" when unknown.
+const char *_Nonnull simrun_locks_caller_name(const void *_Nullable caller, char *_Nonnull buffer, int size);
+
+// MARK: - (end of carriers and locks)
 
 #ifdef __cplusplus
 }

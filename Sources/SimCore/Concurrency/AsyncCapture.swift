@@ -43,7 +43,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private var running = "task"
     /// The instant the running job started, read only where the clocks stay real (`SleepDelay`): on
     /// virtual clocks a sleep's delay is exact and needs no bound.
-    private(set) var jobStartContinuous = ContinuousClock.now
+    fileprivate(set) var jobStartContinuous = ContinuousClock.now
     /// Whether the scenario's body has returned.
     var bodyFinished = false
 
@@ -60,6 +60,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         labelResume = simulation.symbol("resume")
         labelActor = simulation.symbol("actor.run")
         labelSleep = simulation.symbol("task.sleep")
+        simulation.jobContexts.append(self)
     }
 
     deinit { ExecutorCapture.unregister(Array(names.keys)) }
@@ -265,5 +266,18 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
                 + "simulation on the \(route) route, or a continuation is never resumed)"
         }
         return nil
+    }
+}
+
+/// On carriers a job can pause mid-way while others run: its task name and drain callers come back
+/// with it.
+extension AsyncCapture: CarrierJobContext {
+    func saveJobContext() -> Any { (running, drainCallers, jobStartContinuous) }
+
+    func restoreJobContext(_ saved: Any) {
+        guard let (task, callers, start) = saved as? (String, [String]?, ContinuousClock.Instant) else { return }
+        running = task
+        drainCallers = callers
+        jobStartContinuous = start
     }
 }

@@ -16,6 +16,9 @@ public struct Scenario: Sendable {
     /// For a scenario built by `ObjectCheck`: the call scenarios its runs generate, so the shrinker
     /// makes the calls fewer and simpler before it shrinks the schedule (nil for other scenarios).
     public var callSpace: CallSpace?
+    /// What the buggy variant's bug needs to be found: `.preemptLocks` when it is a race inside
+    /// synchronous code that only lock preemption reaches (`--preempt`); `.off` for every other.
+    public var bugNeeds: CarrierMode = .off
     /// Builds one run: models, first jobs, oracles.
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
 

@@ -7,7 +7,12 @@ extension Simulation {
         let clocks = VirtualClocks.bind(self)
         defer { VirtualClocks.restore(clocks) }
         var verdict: Verdict? = reportedFailure
-        while verdict == nil {
+        if verdict == nil, carrierMode != .off {
+            // Jobs on carrier threads that take turns (Carriers/): the same picks, made by whichever
+            // carrier holds the turn.
+            verdict = CarrierSet(self).drive()
+        }
+        while verdict == nil && carrierMode == .off {
             let count = collectCandidates()
             if count == 0 {
                 // A group's notification waits for the group to empty, which a job may have done.
@@ -206,7 +211,7 @@ extension Simulation {
 
     /// The head of the lane listed at `index` was taken: list its next job, or unlist the lane.
     @inline(__always)
-    private func laneLostHead(at index: Int, lane: Int) {
+    func laneLostHead(at index: Int, lane: Int) {
         if hasRules || readyDirty {
             readyDirty = true
             return
@@ -230,7 +235,7 @@ extension Simulation {
     /// words `Digest.mix(_:symbolHash:)` mixes for the event), and the event is only built for a sink
     /// that keeps it.
     @inline(__always)
-    private func emitPick(lane: Symbol, label: Symbol, ordinal: UInt32, isTimer: Bool, cause: EventID) -> EventID {
+    func emitPick(lane: Symbol, label: Symbol, ordinal: UInt32, isTimer: Bool, cause: EventID) -> EventID {
         eventCount += 1
         let seq = eventCount
         let table = symbols

@@ -78,6 +78,15 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var quietWaiters: [() -> Void] = []
     /// GCD work of this run (made on the first dispatch call on the run's thread; `DispatchCapture`).
     @exclusivity(unchecked) var dispatchCapture: DispatchCapture?
+    /// Where the run's jobs run: this thread (`.off`, the default) or carriers that take turns, with
+    /// lock operations as scheduling points under `.preemptLocks` (see `CarrierMode`). Set before `run()`.
+    @exclusivity(unchecked) public var carrierMode: CarrierMode = .off
+    /// A step was picked since the carriers' last decision (its checks are due).
+    @exclusivity(unchecked) var carrierStepTaken = false
+    /// Per-job state of routers (the running task's name, …), saved when a carrier pauses mid-job.
+    @exclusivity(unchecked) var jobContexts: [any CarrierJobContext] = []
+    /// The carriers of this run while it runs on them (the park/unpark seam goes through it).
+    @exclusivity(unchecked) weak var carrierSet: CarrierSet?
 
     let kernelLane: Symbol
     let kindPick: Symbol

@@ -1,6 +1,9 @@
 // Debug builds only: the standard library cannot name the current thread, so this file imports the
 // platform's pthreads (as ExecutorCapture does for its thread slot). Release builds import nothing
 // here and check nothing.
+#if DEBUG
+    import CSimInterpose
+#endif
 #if DEBUG && canImport(Darwin)
     import Darwin
 #elseif DEBUG && canImport(Glibc)
@@ -9,7 +12,7 @@
     import Musl
 #endif
 
-/// Debug builds: the thread a simulation was created on, so that a call from any other thread traps
+/// Debug builds: the thread a simulation was created on (or a carrier holding the run's turn), so that a call from any other thread traps
 /// at once (as SwiftNIO's `EmbeddedEventLoop` does) instead of racing on the kernel's unlocked state.
 ///
 /// The typical culprit is async code that escaped the simulation: a continuation resumed from a
@@ -23,7 +26,7 @@ struct ThreadConfinement {
         @inline(__always)
         func check(_ entry: StaticString) {
             precondition(
-                pthread_equal(owner, pthread_self()) != 0,
+                pthread_equal(owner, pthread_self()) != 0 || simrun_turn_binding() != nil,
                 "Simulation.\(entry) called from another thread: a simulation is confined to the thread that created it"
             )
         }

@@ -228,7 +228,7 @@ public struct FindingCampaign: Sendable {
         IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, noise: plan.noise,
             prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } },
-            estimatedSteps: plan.estimatedSteps)
+            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
     }
 
     /// A crash: recorded again in a child (checkpointing every record), sealed up to the trap,

@@ -43,7 +43,7 @@ package enum CrashShrink {
             runs += 1
             let recording = IsolatedRecording(
                 scenario: input.header.scenario, variant: plan.variant, strategy: "fifo", noise: plan.noise,
-                prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps)
+                prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
             let outcome = try recording.record(seed: input.header.seed, to: output)
             guard outcome.crashed, try Place(path: output, verdict: outcome.verdict) == target else { return false }
             if anySize { return true }

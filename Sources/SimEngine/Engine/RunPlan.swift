@@ -18,6 +18,11 @@ public struct RunPlan: Sendable {
     public private(set) var noise: Int
     /// The scenario as given, without the noise lanes.
     public private(set) var baseScenario: Scenario
+    /// Where each run's jobs run: `.off` (one thread), or carriers, preempting at lock operations
+    /// with `.preemptLocks` (`--preempt`). Recorded in the trace header, so replays run the same way.
+    public var carriers: CarrierMode = .off {
+        didSet { scenario = scenario.running(on: carriers) }
+    }
     /// The coverage goals the `fifo` probe declared, in order; nil when the plan was given its
     /// estimate instead of probing (`goals()` runs a probe then).
     public var goalNames: [String]?
@@ -49,7 +54,7 @@ public struct RunPlan: Sendable {
     /// This plan with `lanes` noise lanes instead of its own (the step estimate is kept).
     public func withNoise(_ lanes: Int) -> RunPlan {
         var copy = self
-        copy.scenario = baseScenario.withNoise(lanes: lanes, variants: [variant])
+        copy.scenario = baseScenario.withNoise(lanes: lanes, variants: [variant]).running(on: carriers)
         copy.noise = max(0, lanes)
         return copy
     }
@@ -86,5 +91,6 @@ public struct RunPlan: Sendable {
             ("maxSteps", String(scenario.limits.maxSteps)),
             ("maxVirtualNanoseconds", String(scenario.limits.maxVirtualNanoseconds)),
         ] + (noise > 0 ? [("noise", String(noise))] : [])
+            + (carriers != .off ? [("carriers", carriers.rawValue)] : [])
     }
 }

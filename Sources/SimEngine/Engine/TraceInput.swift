@@ -91,10 +91,12 @@ public struct TraceInput {
         let lanes = try noise(of: header, path: path)
         // The recording's own step estimate when it names one: no fifo probe run, which would trap
         // here when the recorded crash is on the fifo schedule itself.
-        if let steps = estimatedSteps(of: header) {
-            return RunPlan(scenario: scenario, variant: chosen, strategy: spec, estimatedSteps: steps, noise: lanes)
-        }
-        return RunPlan(scenario: scenario, variant: chosen, strategy: spec, noise: lanes)
+        var plan =
+            estimatedSteps(of: header).map {
+                RunPlan(scenario: scenario, variant: chosen, strategy: spec, estimatedSteps: $0, noise: lanes)
+            } ?? RunPlan(scenario: scenario, variant: chosen, strategy: spec, noise: lanes)
+        plan.carriers = try carriers(of: header, path: path)
+        return plan
     }
 }
 
@@ -105,6 +107,18 @@ extension TraceInput {
             steps > 0
         else { return nil }
         return steps
+    }
+
+    /// Where a recording's jobs ran (its header's `carriers` option; `.off` when absent).
+    package static func carriers(of header: TraceHeader, path: String) throws(CommandFailure) -> CarrierMode {
+        guard let text = header.options.first(where: { $0.key == "carriers" })?.value else { return .off }
+        guard let mode = CarrierMode(rawValue: text) else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(path): at byte 0: expected a carrier mode (\(CarrierMode.allCases.map(\.rawValue).joined(separator: ", "))) (the header says '\(text)')"
+            )
+        }
+        return mode
     }
 
     /// The noise lanes a recording ran with (its header's `noise` option; 0 when absent).

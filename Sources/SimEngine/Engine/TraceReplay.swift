@@ -286,7 +286,7 @@ extension TraceReplay {
         // Recorded again the way the child replayed it: by identity on another variant or noise.
         let again = try IsolatedRecording(
             scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps, executable: executable
+            estimatedSteps: plan.estimatedSteps, executable: executable, carriers: plan.carriers
         ).record(
             seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: otherBuild,
             to: path, timeoutSeconds: noTimeout)

@@ -71,6 +71,7 @@ package struct DeterminismCampaign {
         arguments += ["--strategy", recording.strategy, "--start", String(seeds.start)]
         arguments += ["--stride", String(seeds.stride), "--count", String(seeds.count)]
         if recording.noise > 0 { arguments += ["--noise", String(recording.noise)] }
+        if recording.carriers != .off { arguments += ["--carriers", recording.carriers.rawValue] }
         return arguments
     }
 

@@ -32,7 +32,8 @@ package enum DeterminismCheck {
         defer { unlink(path) }
         let again = try IsolatedRecording(
             scenario: header.scenario, variant: header.variant, strategy: header.strategy,
-            noise: try TraceInput.noise(of: header, path: trace), estimatedSteps: TraceInput.estimatedSteps(of: header)
+            noise: try TraceInput.noise(of: header, path: trace), estimatedSteps: TraceInput.estimatedSteps(of: header),
+            carriers: try TraceInput.carriers(of: header, path: trace)
         )
         .record(seed: header.seed, tapeFrom: trace, to: path)
         let divergence = try TraceComparison(expected: trace, actual: path)

@@ -24,6 +24,8 @@ package struct IsolatedRecording {
     package let strategy: String
     /// Noise lanes of the run (the plan's, or the recording's).
     package let noise: Int
+    /// Where the run's jobs run (the plan's, or the recording's `carriers` option).
+    package var carriers: CarrierMode = .off
     /// The binary to run the child from (nil: this one).
     package let executable: String?
 
@@ -37,8 +39,9 @@ package struct IsolatedRecording {
 
     package init(
         scenario: String, variant: String, strategy: String, noise: Int = 0, prefix: (source: String, keep: Int)? = nil,
-        estimatedSteps: Int? = nil, executable: String? = nil
+        estimatedSteps: Int? = nil, executable: String? = nil, carriers: CarrierMode = .off
     ) {
+        self.carriers = carriers
         self.estimatedSteps = estimatedSteps
         self.scenario = scenario
         self.variant = variant
@@ -58,7 +61,7 @@ package struct IsolatedRecording {
         let request = RecordRequest(
             scenario: scenario, variant: variant, strategy: strategy, seed: seed, out: path, tapeFrom: tapeFrom,
             byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, noise: noise, from: prefix?.source, keep: prefix?.keep ?? 0,
-            estimatedSteps: estimatedSteps)
+            estimatedSteps: estimatedSteps, carriers: carriers)
         // The request goes on the child's stdin, one typed value (never argv to parse back).
         return try Self.record(
             ["_record"], input: Array(request.text.utf8), executable: executable, to: path,

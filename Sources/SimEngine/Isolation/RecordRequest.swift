@@ -29,10 +29,13 @@ package struct RecordRequest: Sendable, Equatable {
     package var keep: Int
     /// The plan's step estimate (nil: the child probes with a fifo run, which may trap).
     package var estimatedSteps: Int?
+    /// Where the run's jobs run (the plan's `--preempt`).
+    package var carriers: CarrierMode
 
     package init(
         scenario: String, variant: String, strategy: String, seed: UInt64, out: String, tapeFrom: String? = nil,
-        byIdentity: Bool = false, scheduleFromTrace: Bool = false, noise: Int = 0, from: String? = nil, keep: Int = 0, estimatedSteps: Int? = nil
+        byIdentity: Bool = false, scheduleFromTrace: Bool = false, noise: Int = 0, from: String? = nil, keep: Int = 0, estimatedSteps: Int? = nil,
+        carriers: CarrierMode = .off
     ) {
         self.scenario = scenario
         self.variant = variant
@@ -46,6 +49,7 @@ package struct RecordRequest: Sendable, Equatable {
         self.from = from
         self.keep = keep
         self.estimatedSteps = estimatedSteps
+        self.carriers = carriers
     }
 
     /// The request as one line of JSON.
@@ -57,6 +61,7 @@ package struct RecordRequest: Sendable, Equatable {
             "scheduleFromTrace": .bool(scheduleFromTrace), "noise": .int(Int64(noise)),
             "from": .optional(from), "keep": .int(Int64(keep)),
             "estimatedSteps": estimatedSteps.map { .int(Int64($0)) } ?? .null,
+            "carriers": .string(carriers.rawValue),
         ]).text
     }
 
@@ -69,7 +74,7 @@ package struct RecordRequest: Sendable, Equatable {
             tapeFrom: try fields.optionalString("tapeFrom"), byIdentity: try fields.bool("byIdentity"),
             scheduleFromTrace: try fields.bool("scheduleFromTrace"),
             noise: try fields.int("noise"), from: try fields.optionalString("from"), keep: try fields.int("keep"),
-            estimatedSteps: try fields.optionalInt("estimatedSteps"))
+            estimatedSteps: try fields.optionalInt("estimatedSteps"), carriers: try WorkerRequest.carriers(fields))
     }
 
     /// Reads a request from `descriptor` (the child's stdin) to its end.
@@ -88,6 +93,7 @@ package struct RecordRequest: Sendable, Equatable {
             estimatedSteps.map {
                 RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
             } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
+        plan.carriers = carriers
         if let from { plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from) }
         return plan
     }

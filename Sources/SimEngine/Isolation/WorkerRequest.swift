@@ -39,11 +39,13 @@ package struct WorkerRequest: Sendable, Equatable {
     package var keep: Int
     /// Noise lanes added to every run (the plan's `--noise`).
     package var noise: Int
+    /// Where each run's jobs run (the plan's `--preempt`).
+    package var carriers: CarrierMode
 
     package init(
         scenario: String, variant: String, strategy: String, worker: Int, workers: Int, goals: Int, space: SeedSpace,
         estimatedSteps: Int?, keepGoing: Bool, milliseconds: Int64?, resume: Range<UInt64>?, from: String?, keep: Int,
-        noise: Int
+        noise: Int, carriers: CarrierMode = .off
     ) {
         self.scenario = scenario
         self.variant = variant
@@ -59,6 +61,7 @@ package struct WorkerRequest: Sendable, Equatable {
         self.from = from
         self.keep = keep
         self.noise = noise
+        self.carriers = carriers
     }
 
     /// The request for worker `worker` of a campaign of `plan`: everything the worker's plan needs
@@ -71,7 +74,7 @@ package struct WorkerRequest: Sendable, Equatable {
             scenario: plan.scenario.name, variant: plan.variant, strategy: plan.strategy.description, worker: worker,
             workers: workers, goals: goals, space: space, estimatedSteps: plan.estimatedSteps, keepGoing: keepGoing,
             milliseconds: milliseconds, resume: resume, from: plan.prefix?.source, keep: plan.prefix?.keep ?? 0,
-            noise: plan.noise)
+            noise: plan.noise, carriers: plan.carriers)
     }
 
     /// The request as one line of JSON.
@@ -90,6 +93,7 @@ package struct WorkerRequest: Sendable, Equatable {
             "milliseconds": optional(milliseconds) { .int($0) },
             "resume": optional(resume) { .object(["from": .unsigned($0.lowerBound), "to": .unsigned($0.upperBound)]) },
             "from": optional(from) { .string($0) }, "keep": .int(Int64(keep)), "noise": .int(Int64(noise)),
+            "carriers": .string(carriers.rawValue),
         ]).text
     }
 
@@ -123,10 +127,20 @@ package struct WorkerRequest: Sendable, Equatable {
                 bounded: try space.bool("bounded")),
             estimatedSteps: try fields.optionalInt("estimatedSteps"), keepGoing: try fields.bool("keepGoing"),
             milliseconds: try fields.optionalInt("milliseconds").map(Int64.init), resume: resume,
-            from: try fields.optionalString("from"), keep: try fields.int("keep"), noise: try fields.int("noise"))
+            from: try fields.optionalString("from"), keep: try fields.int("keep"), noise: try fields.int("noise"),
+            carriers: try Self.carriers(fields))
         guard (0..<workers).contains(worker) else {
             throw .usage("worker request: worker \(worker) of \(workers)")
         }
+    }
+
+    /// The carrier mode a request names, or a usage error naming the member.
+    static func carriers(_ fields: RequestFields) throws(SimEngineError) -> CarrierMode {
+        let name = try fields.string("carriers")
+        guard let mode = CarrierMode(rawValue: name) else {
+            throw .usage("request: carriers '\(name)' is not one of \(CarrierMode.allCases.map(\.rawValue))")
+        }
+        return mode
     }
 
     /// The plan this worker runs: the campaign's, rebuilt from the request.
@@ -140,6 +154,7 @@ package struct WorkerRequest: Sendable, Equatable {
             estimatedSteps.map {
                 RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
             } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
+        plan.carriers = carriers
         if let from {
             plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
         }

@@ -74,9 +74,8 @@ struct Benchmark {
 
     /// The measurements, by the names `--only` accepts.
     static let groups = [
-        "kernel", "timers", "async", "async-platform", "viewmodel", "record", "corpus", "replay", "fuzz", "until-bug",
-        "linearizability",
-        "memory", "allocations",
+        "kernel", "timers", "async", "async-platform", "carriers", "viewmodel", "record", "corpus", "replay", "fuzz",
+        "until-bug", "linearizability", "memory", "allocations",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
@@ -91,6 +90,7 @@ struct Benchmark {
             case "timers": figures.append(timerFigure())
             case "async": figures.append(asyncFigure())
             case "async-platform": figures.append(asyncPlatformFigure())
+            case "carriers": figures += carrierFigures()
             case "viewmodel": figures.append(try viewModelFigure())
             case "record": figures.append(try recordingFigure())
             case "corpus": figures += try corpusFigures()

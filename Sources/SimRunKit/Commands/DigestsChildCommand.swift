@@ -17,15 +17,20 @@ struct DigestsChildCommand: CatalogCommand {
     @Option var stride: UInt64 = 1
     @Option var count: Int
     @Option(help: "Noise lanes added to each run.") var noise: Int = 0
+    @Option(help: "Where each run's jobs run (off, carriers, preempt-locks).") var carriers: String = "off"
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
         guard let spec = StrategySpec(parsing: strategy) else {
             throw CommandFailure(ExitStatus.usage, "unknown strategy \(strategy)")
         }
-        let plan = RunPlan(
+        var plan = RunPlan(
             scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
             noise: noise)
+        guard let mode = CarrierMode(rawValue: carriers) else {
+            throw CommandFailure(ExitStatus.usage, "unknown carrier mode \(carriers)")
+        }
+        plan.carriers = mode
         let seeds = DeterminismCampaign.Seeds(start: start, stride: stride, count: count)
         for seed in seeds.all {
             let result = plan.run(seed: seed, strategy: plan.makeStrategy())

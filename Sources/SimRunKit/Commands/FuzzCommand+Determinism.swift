@@ -100,7 +100,7 @@ extension FuzzCommand {
     private func recording(_ plan: RunPlan) -> IsolatedRecording {
         IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps)
+            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
     }
 
     private func stem(_ plan: RunPlan, seed: UInt64) -> String {

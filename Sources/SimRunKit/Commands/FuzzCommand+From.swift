@@ -17,10 +17,13 @@ extension FuzzCommand {
     /// Without `probing`, no `fifo` run learns the step estimate (it is 1): the plan only names what
     /// would run.
     func makePlan(_ context: CommandContext, probing: Bool = true) throws(CommandFailure) -> RunPlan {
-        func plan(_ found: Scenario, _ chosen: String, _ lanes: Int) -> RunPlan {
-            probing
+        func plan(_ found: Scenario, _ chosen: String, _ lanes: Int, recorded: CarrierMode = .off) -> RunPlan {
+            var plan =
+                probing
                 ? RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes)
                 : RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: lanes)
+            plan.carriers = preempt ? .preemptLocks : recorded
+            return plan
         }
         guard let from else {
             let found = try context.catalog.scenario(named: scenario ?? "")
@@ -38,7 +41,7 @@ extension FuzzCommand {
             variant.variant ?? (found.hasVariant(input.header.variant) ? input.header.variant : nil), of: found)
         let recordedNoise = try TraceInput.noise(of: input.header, path: from)
         let lanes = noise ?? recordedNoise
-        var plan = plan(found, chosen, lanes)
+        var plan = plan(found, chosen, lanes, recorded: try TraceInput.carriers(of: input.header, path: from))
         // Half by default: the trace's opening is kept, its ending explored.
         plan.prefix = SchedulePrefix(tape: input.tape, keep: keep ?? input.tape.count / 2, source: from)
         return plan

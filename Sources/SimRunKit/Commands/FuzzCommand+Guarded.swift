@@ -120,7 +120,7 @@ extension FuzzCommand {
         let console = context.console
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: "fifo", noise: plan.noise,
-            estimatedSteps: 1)
+            estimatedSteps: 1, carriers: plan.carriers)
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
         // A probe that cannot be recorded (no usable $TMPDIR) is no finding: the plan probes here, as

@@ -73,6 +73,10 @@ struct FuzzCommand: CatalogCommand {
         help:
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int?
+    @Flag(
+        help:
+            "Preempt inside synchronous code: jobs run on carrier threads that take turns, and every pthread mutex lock and condition operation (NSLock, NSCondition, the concurrency runtime's locks) is a point where the schedule may switch carriers (Linux)."
+    ) var preempt = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var build: BuildLabelOption
     /// Set by the parent on the child an in-order campaign runs in (`FuzzCommand+Guarded.swift`).

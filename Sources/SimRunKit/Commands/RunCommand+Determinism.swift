@@ -29,7 +29,7 @@ extension RunCommand {
         }
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps)
+            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
         let a = try recording.record(seed: seed, to: first)
         let b = try recording.record(seed: seed, to: second)
         let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"

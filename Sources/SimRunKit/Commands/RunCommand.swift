@@ -42,6 +42,11 @@ struct RunCommand: CatalogCommand {
             "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
     ) var noise: Int = 0
 
+    @Flag(
+        help:
+            "Preempt inside synchronous code: jobs run on carrier threads that take turns, and every pthread mutex lock and condition operation (NSLock, NSCondition, the concurrency runtime's locks) is a point where the schedule may switch carriers (Linux)."
+    ) var preempt = false
+
     func validate() throws {
         if !(0...RunPlan.maxNoise).contains(noise) {
             throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
@@ -68,7 +73,8 @@ struct RunCommand: CatalogCommand {
         if checkDeterminism {
             return try self.checkDeterminism(plan: try determinismPlan(found, chosen), console: context.console)
         }
-        let plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        plan.carriers = carrierMode
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
         if path == nil && result.verdict.isFailure {
@@ -125,29 +131,40 @@ struct RunCommand: CatalogCommand {
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
         let fifo = try? IsolatedRecording(
-            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1
+            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1,
+            carriers: carrierMode
         ).record(seed: 0, to: probe)
         // Not recorded (no usable $TMPDIR): probed here, as before.
-        guard fifo?.crashed == true else {
-            return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
-        }
-        return RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
+        var plan =
+            fifo?.crashed == true
+            ? RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
+            : RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        plan.carriers = carrierMode
+        return plan
     }
 
     /// The plan of a determinism check, which runs nothing in this process: its step estimate is the
     /// fifo run's, recorded in a child (1 when that run traps, as for a run whose plan trapped).
     private func determinismPlan(_ found: Scenario, _ chosen: String) throws(CommandFailure) -> RunPlan {
         guard ChildProcess.isAvailable else {
-            return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+            var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+            plan.carriers = carrierMode
+            return plan
         }
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
         let fifo = try IsolatedRecording(
-            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1
+            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1,
+            carriers: carrierMode
         ).record(seed: 0, to: probe)
         let steps = fifo.crashed ? 1 : Int(try TraceInput(path: probe).footer?.steps ?? 1)
-        return RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: steps, noise: noise)
+        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: steps, noise: noise)
+        plan.carriers = carrierMode
+        return plan
     }
+
+    /// `--preempt`: lock preemption on carriers; else the one-thread path.
+    private var carrierMode: CarrierMode { preempt ? .preemptLocks : .off }
 
     /// The run trapped in its child: records it again in a child that checkpoints every record,
     /// seals the trace up to the trap, and prints the crash with its trace and replay command.
@@ -156,7 +173,7 @@ struct RunCommand: CatalogCommand {
         let wanted = out ?? "\(failureDir)/\(plan.scenario.name)-\(plan.variant)-seed\(seed).simtrace"
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps)
+            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
         let recorded: IsolatedRecording.Outcome
         let path: String
         if out != nil {

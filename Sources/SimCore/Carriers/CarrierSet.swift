@@ -1,0 +1,418 @@
+import CSimInterpose
+import Synchronization
+
+/// One run on carriers (DESIGN §11). Whichever carrier holds the turn makes the next pick itself:
+/// a free carrier runs the picked job on its own thread (no hand-off at all when nothing pauses); a
+/// job it may not run (a `main`-lane job on the process's main thread, any job while it is paused
+/// mid-job) goes to the carrier that may, and the turn with it, carrier to carrier. A paused carrier
+/// is a candidate of the picks (lane of its job, label naming the lock and its call site), so every
+/// switch is a recorded decision that replays, shrinks and explains.
+///
+/// The driver (the thread that called `run()`) runs only `main`-lane jobs, and only when it is the
+/// process's main thread; otherwise it waits for the end. A run ends on whichever carrier decides so;
+/// carriers still paused mid-job then are abandoned (their threads stay parked for good).
+final class CarrierSet: @unchecked Sendable {
+    unowned let simulation: Simulation
+    let driver: Carrier
+    /// `main`-lane jobs run on the driver because it is the process's main thread.
+    let mainOnMain: Bool
+    let preempt: Bool
+    /// Carriers of this run waiting for a job (free).
+    var idle: [Carrier] = []
+    /// Carriers paused mid-job, in the order they paused.
+    var paused: [Carrier] = []
+    /// Pool carriers this run has taken (released or abandoned at the end).
+    var taken = 0
+    /// The carrier holding the turn.
+    var current: Carrier
+    var endVerdict: Verdict?
+    var ended = false
+    /// The watchdog ended the run: a carrier holding the turn was blocked outside the model.
+    let abandoned = Atomic<Bool>(false)
+    /// Bumped at every pick and hand-off: the watchdog's sign of life.
+    let epoch = Atomic<UInt64>(0)
+    let router: (any JobRouter)?
+    let clockReader: simrun_clock_reader?
+    let clockContext: UnsafeMutableRawPointer?
+    let hooks: UnsafeMutablePointer<simrun_lock_hooks>
+    let waiters: UnsafeMutablePointer<Int32>
+    /// Call-site names by return address, and locks numbered by first appearance in the run.
+    var siteLabels: [UInt: Symbol] = [:]
+    var lockNumbers: [UInt: Int] = [:]
+    var mainLane: Int32 = -2
+    var laneCountSeen = -1
+    var stuckMessage: String?
+    /// Lock acquisitions that were scheduling points in this run.
+    var lockPoints = 0
+
+    /// Most pool carriers a run may use; at the bound lock points stop pausing and no new job starts
+    /// while the turn holder cannot run it itself (only paused carriers are resumed).
+    static let maxCarriers = 64
+
+    init(_ simulation: Simulation) {
+        self.simulation = simulation
+        let onMain = simrun_on_main_thread() == 1
+        driver = Carrier(processMain: onMain)
+        mainOnMain = onMain
+        preempt = simulation.carrierMode == .preemptLocks
+        current = driver
+        router = ExecutorCapture.current
+        var reader: simrun_clock_reader?
+        var context: UnsafeMutableRawPointer?
+        simrun_clocks_binding(&reader, &context)
+        clockReader = reader
+        clockContext = context
+        waiters = .allocate(capacity: 1)
+        waiters.initialize(to: 0)
+        hooks = .allocate(capacity: 1)
+        hooks.initialize(
+            to: simrun_lock_hooks(
+                context: nil, event: carrierLockEvent, preempt: preempt ? 1 : 0,
+                waiters: UnsafePointer(waiters)))
+        hooks.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        hooks.deallocate()
+        waiters.deallocate()
+    }
+
+    // MARK: Driving a run
+
+    /// Runs the simulation on carriers until it ends; the verdict decided (nil: it went quiet).
+    func drive() -> Verdict? {
+        simulation.carrierSet = self
+        driver.boundRun = self
+        let previousTurn = simrun_turn_binding()
+        simrun_turn_bind(Unmanaged.passUnretained(simulation).toOpaque())
+        CarrierWatchdog.watch(self)
+        schedule(from: driver)
+        while !ended {
+            driver.wait()
+            switch driver.takeMail() {
+            case .run(_, let job):
+                current = driver
+                runJob(job, on: driver)
+                schedule(from: driver)
+            case .finish:
+                break
+            case .none, .resume, .release:
+                preconditionFailure("simrun: the driver was handed the turn without a job")
+            }
+        }
+        CarrierWatchdog.unwatch(self)
+        if abandoned.load(ordering: .acquiring) {
+            // The carrier stuck in the kernel may come back: it must find its run alive and ended.
+            _ = Unmanaged.passRetained(self)
+            if let stuckMessage { endVerdict = .deadlock(stuckMessage) }
+        }
+        for carrier in idle {
+            carrier.mail = .release
+            carrier.post()
+        }
+        idle.removeAll()
+        simrun_turn_bind(previousTurn)
+        simulation.carrierSet = nil
+        return endVerdict
+    }
+
+    /// Binds a pool carrier's thread to this run (clocks, router, turn) on its first turn.
+    func enter(_ carrier: Carrier) {
+        current = carrier
+        guard carrier.boundRun !== self else { return }
+        carrier.boundRun = self
+        simrun_clocks_bind(clockReader, clockContext)
+        ExecutorCapture.bind(router)
+        simrun_turn_bind(Unmanaged.passUnretained(simulation).toOpaque())
+    }
+
+    static func unbind(_ carrier: Carrier) {
+        carrier.boundRun = nil
+        simrun_clocks_bind(nil, nil)
+        ExecutorCapture.bind(nil)
+        simrun_turn_bind(nil)
+    }
+
+    /// Runs a picked job on the calling carrier, with its lock operations bound to this run.
+    func runJob(_ job: TakenJob, on carrier: Carrier) {
+        carrier.jobSeq = job.seq
+        simrun_locks_bind(hooks)
+        job.body()
+        simrun_locks_bind(nil)
+        if abandoned.load(ordering: .relaxed) { parkForGood(carrier) }
+        simulation.previousLaneIndex = job.lane
+        simulation.currentLaneIndex = -1
+        simulation.currentJobEvent = 0
+    }
+
+    /// A free carrier holds the turn: pick and run until the run ends or the turn goes elsewhere.
+    func schedule(from me: Carrier) {
+        while true {
+            epoch.add(1, ordering: .relaxed)
+            switch simulation.carrierDecide(canStartJobs: canRunInline(me) || hasRoom) {
+            case .end(let verdict):
+                finish(verdict, from: me)
+                return
+            case .run(let index):
+                if let target = takePausedCandidate(index) {
+                    if me !== driver { idle.append(me) }
+                    hand(to: target, .resume)
+                    return
+                }
+                let job = simulation.takeJob(index)
+                if let target = carrierFor(job, me: me) {
+                    if me !== driver { idle.append(me) }
+                    hand(to: target, .run(self, job))
+                    return
+                }
+                runJob(job, on: me)
+            }
+        }
+    }
+
+    private func canRunInline(_ me: Carrier) -> Bool { me !== driver || mainOnMain }
+    private var hasRoom: Bool { !idle.isEmpty || taken < Self.maxCarriers }
+
+    private func hand(to target: Carrier, _ mail: Carrier.Mail) {
+        epoch.add(1, ordering: .relaxed)
+        current = target
+        target.mail = mail
+        target.post()
+    }
+
+    /// The run ended on `me` (free or paused): the driver returns it.
+    private func finish(_ verdict: Verdict?, from me: Carrier) {
+        endVerdict = verdict
+        ended = true
+        if me === driver { return }
+        if me.pause == .ready && !paused.contains(where: { $0 === me }) { idle.append(me) }
+        current = driver
+        driver.mail = .finish
+        driver.post()
+    }
+
+    /// Where a picked job runs: nil for "here" (a free carrier that may run it), else the carrier to
+    /// hand it to (the driver for `main` on the main thread, an idle carrier, or a new one).
+    private func carrierFor(_ job: TakenJob, me: Carrier?) -> Carrier? {
+        let isMain = mainOnMain && job.lane == mainLaneIndex()
+        if isMain { return me === driver ? nil : driver }
+        if let me, me !== driver { return nil }
+        if let carrier = idle.popLast() { return carrier }
+        guard let carrier = CarrierPool.take() else {
+            fatalError("simrun: cannot start a carrier thread (the system refused a new thread)")
+        }
+        taken += 1
+        return carrier
+    }
+
+    private func mainLaneIndex() -> Int32 {
+        if laneCountSeen != simulation.lanes.count {
+            laneCountSeen = simulation.lanes.count
+            if let symbol = simulation.symbols.lookup("main"), let index = simulation.laneIndexByName[symbol] {
+                mainLane = index
+            }
+        }
+        return mainLane
+    }
+
+    // MARK: Pausing mid-job
+
+    /// Pauses the carrier holding the turn inside its job until it is picked again (`.ready`) or
+    /// woken and picked (the other pauses); meanwhile the turn goes on to other work.
+    func pause(_ pause: Carrier.Pause, label: Symbol, waiting description: @escaping () -> String) {
+        let me = current
+        let sim = simulation
+        let lane = sim.currentLaneIndex
+        precondition(lane >= 0, "simrun: a carrier paused outside a job")
+        let savedEvent = sim.currentJobEvent
+        let savedLabel = sim.currentJobLabel
+        let contexts = sim.jobContexts.map { $0.saveJobContext() }
+        me.pause = pause
+        me.lane = lane
+        me.label = label
+        me.seq = me.jobSeq
+        if pause == .ready { me.ordinal = sim.nextOrdinal(lane: lane, label: label) }
+        paused.append(me)
+        sim.parkLane(lane, reason: description)
+        sim.currentLaneIndex = -1
+        sim.currentJobEvent = 0
+        pausedLoop(me)
+        let resumedEvent = sim.currentJobEvent
+        sim.currentLaneIndex = lane
+        sim.currentJobLabel = savedLabel
+        sim.currentJobEvent = resumedEvent == 0 ? savedEvent : resumedEvent
+        for (context, saved) in zip(sim.jobContexts, contexts) { context.restoreJobContext(saved) }
+    }
+
+    private func pausedLoop(_ me: Carrier) {
+        while true {
+            epoch.add(1, ordering: .relaxed)
+            switch simulation.carrierDecide(canStartJobs: hasRoom) {
+            case .end(let verdict):
+                finish(verdict, from: me)
+                parkForGood(me)
+            case .run(let index):
+                if let target = takePausedCandidate(index) {
+                    if target === me { return }
+                    hand(to: target, .resume)
+                } else {
+                    let job = simulation.takeJob(index)
+                    hand(to: carrierFor(job, me: nil) ?? driver, .run(self, job))
+                }
+                me.wait()
+                switch me.takeMail() {
+                case .resume:
+                    current = me
+                    if abandoned.load(ordering: .relaxed) { parkForGood(me) }
+                    return
+                case .finish:
+                    fatalError(
+                        "simrun: the run ended while the main thread was paused inside a main-actor job: "
+                            + "the main thread cannot be returned to the caller (\(endVerdict?.description ?? "quiet"))"
+                    )
+                case .none, .run, .release:
+                    preconditionFailure("simrun: a paused carrier was handed a job")
+                }
+            }
+        }
+    }
+
+    /// A carrier whose run is over while it is paused mid-job (or that came back after the watchdog
+    /// ended its run): its job cannot be unwound, so its thread stays parked for good.
+    private func parkForGood(_ me: Carrier) -> Never {
+        if me === driver {
+            fatalError(
+                "simrun: the run ended while the main thread was paused inside a main-actor job: the main "
+                    + "thread cannot be returned to the caller")
+        }
+        CarrierPool.noteAbandoned()
+        simrun_locks_bind(nil)
+        while true { me.wait() }
+    }
+
+    /// When candidate `index` is a paused carrier: takes it (records its segment's pick) and returns it.
+    private func takePausedCandidate(_ index: Int) -> Carrier? {
+        let candidate = simulation.ready[index]
+        guard candidate.timerSlot <= -2 else { return nil }
+        let slot = Int(-2 - candidate.timerSlot)
+        let carrier = paused.remove(at: slot)
+        simulation.unparkLane(carrier.lane)
+        simulation.currentLaneIndex = carrier.lane
+        simulation.currentJobLabel = carrier.label
+        simulation.currentJobEvent = simulation.emitPick(
+            lane: simulation.lanes[Int(carrier.lane)].name, label: carrier.label, ordinal: carrier.ordinal,
+            isTimer: false, cause: 0)
+        return carrier
+    }
+
+    /// Appends the ready paused carriers to the candidates from `count`; returns the new count.
+    func appendPausedCandidates(from count: Int) -> Int {
+        var found = count
+        for (slot, carrier) in paused.enumerated() where carrier.pause == .ready {
+            simulation.reserveReady(found + 1)
+            simulation.ready[found] = Candidate(
+                lane: simulation.lanes[Int(carrier.lane)].name, label: carrier.label, ordinal: carrier.ordinal,
+                seq: carrier.seq, isTimer: false, laneIndex: carrier.lane, timerSlot: Int32(-2 - slot))
+            found += 1
+        }
+        return found
+    }
+
+    /// Wakes paused carriers: they become candidates again, under a new ordinal of their label.
+    private func wake(_ matches: (Carrier.Pause) -> Bool, first only: Bool) -> Int {
+        var woken = 0
+        for carrier in paused where carrier.pause != .ready && matches(carrier.pause) {
+            carrier.pause = .ready
+            carrier.ordinal = simulation.nextOrdinal(lane: carrier.lane, label: carrier.label)
+            woken += 1
+            if only { break }
+        }
+        return woken
+    }
+
+    // MARK: The lock hooks (called on the carrier holding the turn, binding removed)
+
+    func lockEvent(_ operation: Int32, _ object: UnsafeRawPointer?, _ caller: UnsafeRawPointer?) {
+        if abandoned.load(ordering: .relaxed) { parkForGood(current) }
+        guard let object else { return }
+        switch Int(operation) {
+        case Int(SIMRUN_LOCK_ACQUIRE):
+            lockPoints += 1
+            // At the bound a lock point does not pause: the job goes on.
+            guard paused.count < Self.maxCarriers - 1 else { return }
+            let number = lockNumber(object)
+            pause(.ready, label: siteLabel("lock", caller)) { "lock L\(number) (preempted)" }
+        case Int(SIMRUN_LOCK_BLOCKED):
+            let number = lockNumber(object)
+            waiters.pointee += 1
+            pause(.mutex(object), label: siteLabel("lock.retry", caller)) {
+                "lock L\(number), held by a paused carrier or a thread outside the run"
+            }
+        case Int(SIMRUN_LOCK_RELEASED):
+            let woken = wake({ $0 == .mutex(object) }, first: false)
+            waiters.pointee -= Int32(woken)
+        case Int(SIMRUN_LOCK_CONDITION_WAIT):
+            let number = lockNumber(object)
+            pause(.condition(object), label: siteLabel("cond.wait", caller)) { "condition C\(number) to be signalled" }
+        case Int(SIMRUN_LOCK_SIGNAL):
+            _ = wake({ $0 == .condition(object) }, first: true)
+        case Int(SIMRUN_LOCK_BROADCAST):
+            _ = wake({ $0 == .condition(object) }, first: false)
+        default:
+            break
+        }
+    }
+
+    private func lockNumber(_ object: UnsafeRawPointer) -> Int {
+        let key = UInt(bitPattern: object)
+        if let number = lockNumbers[key] { return number }
+        let number = lockNumbers.count
+        lockNumbers[key] = number
+        return number
+    }
+
+    /// `kind` for a lock called from the executable (the user's code, NSLock's tail call), `kind
+    /// library` for one called from a library (`lock libswift_Concurrency.so`): the label of a paused
+    /// carrier's candidate. Its ordinal on the lane tells which lock point of the job it is; addresses
+    /// never enter a label, so a trace replays in another build and another executable.
+    private func siteLabel(_ kind: String, _ caller: UnsafeRawPointer?) -> Symbol {
+        let key = UInt(bitPattern: caller) &* 8 &+ UInt(kind.utf8.count & 7)
+        if let symbol = siteLabels[key] { return symbol }
+        var buffer = [CChar](repeating: 0, count: 256)
+        let library = buffer.withUnsafeMutableBufferPointer {
+            String(cString: simrun_locks_caller_name(caller, $0.baseAddress!, 256))
+        }
+        let symbol = simulation.symbols.intern(library.isEmpty ? kind : "\(kind) \(library)")
+        siteLabels[key] = symbol
+        return symbol
+    }
+
+    // MARK: The park/unpark seam (Carriers.park)
+
+    func parkCurrent(reason: String) -> Carrier {
+        let me = current
+        pause(.parked, label: simulation.symbols.intern("park \(reason)")) { reason }
+        return me
+    }
+
+    func unpark(_ carrier: Carrier) {
+        guard carrier.pause == .parked else { return }
+        carrier.pause = .ready
+        carrier.ordinal = simulation.nextOrdinal(lane: carrier.lane, label: carrier.label)
+    }
+}
+
+/// The C hook: a lock operation on a carrier of the run `context`.
+private let carrierLockEvent:
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, UnsafeRawPointer?) -> Void = {
+        context, operation, object, caller in
+        Unmanaged<CarrierSet>.fromOpaque(context!).takeUnretainedValue().lockEvent(operation, object, caller)
+    }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,82 @@
+/// The kernel's side of running on carriers: the same candidates, picks and checks as `run()`'s
+/// one-thread loop, made by whichever carrier holds the turn, plus paused carriers as candidates.
+extension Simulation {
+    /// What the carrier holding the turn does next.
+    enum CarrierNext {
+        /// Run (or resume) candidate `index` of the ready list; the pick is recorded.
+        case run(Int)
+        /// The run is over: a verdict, or nil when it went quiet (the end-of-run oracles decide).
+        case end(Verdict?)
+    }
+
+    /// Checks the step that just ran (as `run()` does after each job), then picks the next candidate.
+    /// `canStartJobs` false (at the carrier bound) leaves only paused carriers as candidates.
+    func carrierDecide(canStartJobs: Bool) -> CarrierNext {
+        if carrierStepTaken {
+            carrierStepTaken = false
+            let failure = reportedFailure ?? (oracles.always.isEmpty ? nil : checkAlways())
+            if oracles.goalsLeft > 0 { checkGoals() }
+            if let failure { return .end(failure) }
+        } else if let failure = reportedFailure {
+            return .end(failure)
+        }
+        while true {
+            var count = collectCandidates()
+            if let carriers = carrierSet {
+                if !canStartJobs {
+                    count = 0
+                    readyDirty = true
+                }
+                count = carriers.appendPausedCandidates(from: count)
+            }
+            if count == 0 {
+                if canStartJobs && advanceToNextDeadline() { continue }
+                if canStartJobs && !quietWaiters.isEmpty {
+                    resumeQuietWaiter()
+                    continue
+                }
+                return .end(reportedFailure ?? deadlockVerdict())
+            }
+            if steps >= limits.maxSteps { return .end(.stepLimit(limits.maxSteps)) }
+            let index = pickCandidate(count)
+            steps += 1
+            carrierStepTaken = true
+            return .run(index)
+        }
+    }
+
+    /// Takes the lane job or due timer at `index` of the ready list and records its pick, as
+    /// `execute` does, without running its body (the carrier that may run it does).
+    func takeJob(_ index: Int) -> TakenJob {
+        let candidate = ready[index]
+        let body: () -> Void
+        let label: Symbol
+        let ordinal: UInt32
+        let cause: EventID
+        if candidate.isTimer {
+            let job = due.remove(at: Int(candidate.timerSlot)).job
+            (body, label, ordinal, cause) = (job.body, job.label, job.ordinal, job.cause)
+        } else {
+            let lane = Int(candidate.laneIndex)
+            let meta = lanes[lane].queue.firstMeta
+            body = lanes[lane].queue.takeFirstBody()
+            (label, ordinal, cause) = (meta.label, meta.ordinal, meta.cause)
+            laneLostHead(at: index, lane: lane)
+        }
+        currentLaneIndex = candidate.laneIndex
+        currentJobLabel = label
+        currentJobEvent = emitPick(
+            lane: candidate.lane, label: label, ordinal: ordinal, isTimer: candidate.isTimer, cause: cause)
+        return TakenJob(body: body, lane: candidate.laneIndex, seq: candidate.seq)
+    }
+
+    /// Parks a lane by index while a carrier of it is paused (its other jobs wait: lanes are serial).
+    func parkLane(_ lane: Int32, reason: @escaping () -> String) {
+        park(LaneID(index: lane, name: lanes[Int(lane)].name), describedBy: reason)
+    }
+
+    /// Lets the lane of a resumed carrier run again.
+    func unparkLane(_ lane: Int32) {
+        unpark(LaneID(index: lane, name: lanes[Int(lane)].name))
+    }
+}
