@@ -110,11 +110,11 @@ extension TraceInput {
     }
 
     /// Where a recording's jobs ran (its header's `carriers` option; `.off` when absent).
-    package static func carriers(of header: TraceHeader, path: String) throws(CommandFailure) -> CarrierMode {
+    package static func carriers(of header: TraceHeader, path: String) throws(SimEngineError) -> CarrierMode {
         guard let text = header.options.first(where: { $0.key == "carriers" })?.value else { return .off }
         guard let mode = CarrierMode(rawValue: text) else {
-            throw CommandFailure(
-                ExitStatus.badTrace,
+            throw SimEngineError(
+                .badTrace,
                 "\(path): at byte 0: expected a carrier mode (\(CarrierMode.allCases.map(\.rawValue).joined(separator: ", "))) (the header says '\(text)')"
             )
         }
