@@ -22,7 +22,9 @@ public enum CarrierProbe {
             Carriers.locksInterposed
         ),
         ("synchronization-mutex", "Synchronization.Mutex withLock in two tasks (inlined atomics)", false),
-        ("dispatch-sync", "DispatchQueue.sync on a serial queue in two tasks", false),
+        // Simulated by the GCD capture where it is active: `sync` is a wait on the queue's lane, a
+        // scheduling point of its own; elsewhere libdispatch's atomics and futexes hide it.
+        ("dispatch-sync", "DispatchQueue.sync on a serial queue in two tasks", DispatchCapturing.isActive),
         ("main-thread", "@MainActor code on the main thread, Task {} code off it (on carriers)", true),
     ]
 

@@ -14,7 +14,8 @@ import Testing
     static let full = WorkerRequest(
         scenario: "lost-input-navigation", variant: "fixed", strategy: "pct:depth=4", worker: 2, workers: 3, goals: 5,
         space: SeedSpace(seeds: 7..<900, shardIndex: 1, shardCount: 4, bounded: false), estimatedSteps: 41,
-        keepGoing: true, milliseconds: 12_345, resume: 65..<128, from: "/tmp/x y.simtrace", keep: 9, noise: 3)
+        keepGoing: true, milliseconds: 12_345, resume: 65..<128, from: "/tmp/x y.simtrace", keep: 9, noise: 3,
+        carriers: .preemptLocks)
 
     static let minimal = WorkerRequest(
         scenario: "", variant: "", strategy: "", worker: 0, workers: 1, goals: 0, space: SeedSpace(seeds: 0..<0),
@@ -73,6 +74,7 @@ import Testing
         var parent = RunPlan(
             scenario: scenario, variant: "buggy", strategy: try #require(StrategySpec(parsing: "pct:depth=2")),
             estimatedSteps: 17, noise: 2)
+        parent.carriers = .preemptLocks
         parent.prefix = SchedulePrefix(tape: try TraceInput(path: trace).tape, keep: 2, source: trace)
         let request = WorkerRequest(
             plan: parent, worker: 0, workers: 2, goals: 1, space: SeedSpace(seeds: 0..<10), keepGoing: false,
@@ -99,7 +101,8 @@ import Testing
 @Suite struct RecordRequestTests {
     static let full = RecordRequest(
         scenario: "lost-input-navigation", variant: "fixed", strategy: "pct:depth=4", seed: 99, out: "/tmp/o.simtrace",
-        tapeFrom: "/tmp/t.simtrace", byIdentity: true, scheduleFromTrace: true, noise: 2, from: "/tmp/f.simtrace", keep: 3, estimatedSteps: 12)
+        tapeFrom: "/tmp/t.simtrace", byIdentity: true, scheduleFromTrace: true, noise: 2, from: "/tmp/f.simtrace", keep: 3, estimatedSteps: 12,
+        carriers: .preemptLocks)
     static let minimal = RecordRequest(scenario: "", variant: "", strategy: "", seed: 0, out: "")
 
     @Test func everyStoredPropertyIsSetByTheFixtureAndSurvivesTheRoundTrip() throws {
