@@ -28,6 +28,7 @@ public enum CarrierProbe {
         ("main-thread", "@MainActor code on the main thread, Task {} code off it (on carriers)", true),
     ]
 
+    /// The scenario, one variant per construct.
     public static let scenario = Scenario.async(
         name: "carrier-probe",
         summary: "one lock construct per variant: with --preempt passes when its locks are scheduling points",

@@ -12,6 +12,7 @@ import SimCore
 /// (`CarrierMode.preemptLocks`) can the body's job run between them. `fixed` checks again under the
 /// acquisition that stores the continuation (same lock points, so a buggy trace replays on it).
 public enum NSLockLostCancel {
+    /// The scenario, `buggy` and `fixed`.
     public static let scenario: Scenario = {
         var scenario = Scenario.async(
             name: "nslock-lost-cancel",

@@ -187,7 +187,7 @@ public struct ReplayReport: Sendable, Equatable {
     public var recordingIsTruncated: Bool
     /// For a crash: the last event recorded before the trap.
     public var lastEventText: String
-    /// The build that recorded the trace (``TraceHeader/build``; empty when unknown).
+    /// The build that recorded the trace (`TraceHeader.build`; empty when unknown).
     public var recordedBuild: String
     /// The build that replayed it (empty when not compared).
     public var build: String

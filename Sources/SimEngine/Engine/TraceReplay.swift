@@ -58,7 +58,7 @@ public struct ReplayRequest: Sendable, Equatable {
 ///   then the replay cannot test the fix, and a `pct` campaign of ``raceRemovedSeeds`` on that
 ///   variant decides instead (its result and the decisions are the verdict's evidence). A truncated
 ///   recording that passes there is `inconclusive` (`truncated`).
-/// - On another build (``ReplayRequest/build`` differs from the header's ``TraceHeader/build``):
+/// - On another build (``ReplayRequest/build`` differs from the header's `TraceHeader.build`):
 ///   the events are compared first; when they are identical the build changed nothing the schedule
 ///   touches and the recorded verdict stands (`fail` for a recorded failure, else `pass`).
 ///   Otherwise the schedule is followed by identity on that build and judged as on another
