@@ -95,14 +95,8 @@ public struct Explainer {
                 time: index < times.count ? times[index] : 0, failures: rates[index + 1],
                 site: tape.decisions[index].kind == .pick ? nil : tape.text(tape.decisions[index].label))
         }
-        // Certain from row k: rows k... all fail every run, and the rate just before is lower.
-        var decisive: Int?
-        if rates.last == runs {
-            var first = rates.count - 1
-            while first > 0 && rates[first - 1] == runs { first -= 1 }
-            decisive = first == 0 ? nil : first - 1
-        }
-        return Explanation(baseline: rates[0], rows: rows, runs: runs, decisive: decisive, notes: notes)
+        return Explanation(
+            baseline: rates[0], rows: rows, runs: runs, decisive: Self.decisive(rates: rates, runs: runs), notes: notes)
     }
 
     /// Failing runs (same signature) among seeds `0..<runs` keeping `keep` decisions.
@@ -171,13 +165,18 @@ extension Explainer {
                         lane: tape.text(decision.lane), label: tape.text(decision.label), ordinal: decision.ordinal)
                     : nil)
         }
-        var decisive: Int?
-        if rates.last == runs {
-            var first = rates.count - 1
-            while first > 0 && rates[first - 1] == runs { first -= 1 }
-            decisive = first == 0 ? nil : first - 1
-        }
-        return Explanation(baseline: rates[0], rows: rows, runs: runs, decisive: decisive, notes: [])
+        return Explanation(
+            baseline: rates[0], rows: rows, runs: runs, decisive: Self.decisive(rates: rates, runs: runs), notes: [])
+    }
+
+    /// The decisive decision's index, given the failing runs of each row (`rates[0]`: nothing kept):
+    /// certain from row k when rows k... all fail every run and the rate just before is lower; nil
+    /// when the last row does not fail every run, or when even keeping nothing does.
+    static func decisive(rates: [Int], runs: Int) -> Int? {
+        guard rates.last == runs else { return nil }
+        var first = rates.count - 1
+        while first > 0 && rates[first - 1] == runs { first -= 1 }
+        return first == 0 ? nil : first - 1
     }
 
     /// The virtual time of each decision (the time of the last event before it), read from the file.
