@@ -45,31 +45,6 @@ extension Simulation {
         }
     }
 
-    /// Takes the lane job or due timer at `index` of the ready list and records its pick, as
-    /// `execute` does, without running its body (the carrier that may run it does).
-    func takeJob(_ index: Int) -> TakenJob {
-        let candidate = ready[index]
-        let body: () -> Void
-        let label: Symbol
-        let ordinal: UInt32
-        let cause: EventID
-        if candidate.isTimer {
-            let job = due.remove(at: Int(candidate.timerSlot)).job
-            (body, label, ordinal, cause) = (job.body, job.label, job.ordinal, job.cause)
-        } else {
-            let lane = Int(candidate.laneIndex)
-            let meta = lanes[lane].queue.firstMeta
-            body = lanes[lane].queue.takeFirstBody()
-            (label, ordinal, cause) = (meta.label, meta.ordinal, meta.cause)
-            laneLostHead(at: index, lane: lane)
-        }
-        currentLaneIndex = candidate.laneIndex
-        currentJobLabel = label
-        currentJobEvent = emitPick(
-            lane: candidate.lane, label: label, ordinal: ordinal, isTimer: candidate.isTimer, cause: cause)
-        return TakenJob(body: body, lane: candidate.laneIndex, seq: candidate.seq)
-    }
-
     /// Parks a lane by index while a carrier of it is paused (its other jobs wait: lanes are serial).
     func parkLane(_ lane: Int32, reason: @escaping () -> String) {
         park(LaneID(index: lane, name: lanes[Int(lane)].name), describedBy: reason)

@@ -183,7 +183,10 @@ extension Simulation {
         return chosen
     }
 
-    func execute(_ index: Int) {
+    /// Takes the lane job or due timer at `index` of the ready list and records its pick, without
+    /// running its body: `execute` runs it here, a carrier runs it on its own thread.
+    @inline(__always)
+    func takeJob(_ index: Int) -> TakenJob {
         let candidate = ready[index]
         let body: () -> Void
         let label: Symbol
@@ -203,8 +206,13 @@ extension Simulation {
         currentJobLabel = label
         currentJobEvent = emitPick(
             lane: candidate.lane, label: label, ordinal: ordinal, isTimer: candidate.isTimer, cause: cause)
-        body()
-        previousLaneIndex = candidate.laneIndex
+        return TakenJob(body: body, lane: candidate.laneIndex, seq: candidate.seq)
+    }
+
+    func execute(_ index: Int) {
+        let taken = takeJob(index)
+        taken.body()
+        previousLaneIndex = taken.lane
         currentLaneIndex = -1
         currentJobEvent = 0
     }
