@@ -68,6 +68,29 @@ import Testing
         #expect(replay.stdout.contains("crashed"), "\(replay.stdout)")
     }
 
+    /// `fuzz --check-determinism` over seeds that trap: a seed trapping the same way in both checking
+    /// processes is a deterministic crash (the campaign's CRASH finding), not a check cut short; the
+    /// seeds after it are still compared.
+    @Test func aDeterminismCheckComparesSeedsThatTrap() throws {
+        let directory = try makeTemporaryDirectory("traps-determinism")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fuzz = try SimrunProcess.run(
+            [
+                "fuzz", "unruly-counter", "--variant", "crashing", "--strategy", "random", "--seeds", "40",
+                "--keep-going", "--check-determinism", "--no-show", "--out",
+                directory.appendingPathComponent("out").path,
+            ], in: directory)
+        #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
+        #expect(fuzz.stdout.contains("CRASH"), "\(fuzz.stdout)")
+        #expect(!fuzz.stdout.contains("NOT COMPLETE"), "\(fuzz.stdout)")
+        #expect(!fuzz.stdout.contains("NONDETERMINISTIC"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("determinism: 40 seeds checked"), "\(fuzz.stdout)")
+        #expect(
+            fuzz.stdout.contains("trapped the same way in both processes (deterministic crash): seeds 7, 9,"),
+            "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains(": Precondition failed: stale write"), "\(fuzz.stdout)")
+    }
+
     /// `run --check-determinism` plans nothing in its own process: the fifo run that sizes the plan
     /// is recorded in a child, so a model that traps there is checked like any other.
     @Test func aDeterminismCheckOfCodeThatTrapsOnFifoReportsTheCrash() throws {
