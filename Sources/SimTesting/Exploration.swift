@@ -250,7 +250,7 @@ private func readBytes(_ path: String) -> [UInt8]? {
 }
 
 /// `path` made absolute against the current directory, so the printed command works from anywhere.
-private func absolute(_ path: String) -> String {
+func absolute(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
     guard let cwd = getcwd(nil, 0) else { return path }
     defer { free(cwd) }
