@@ -9,9 +9,10 @@ import Testing
 /// the end of `swift test`. It runs `executable fuzz` (worker processes, shrinking and re-checking in
 /// children, as on the command line) and turns its `--json` result into the test's issue.
 ///
-/// ``explore(_:variant:strategy:seeds:seconds:jobs:failureDirectory:programName:sourceLocation:)-(_,_,String,_,_,_,_,_,_)``
+/// ``explore(_:variant:strategy:seeds:seconds:jobs:failureDirectory:programName:carriers:sourceLocation:)-(_,_,String,_,_,_,_,_,_,_)``
 /// runs schedules in the test process instead (a `swift test` process cannot re-run itself as
-/// simrun): there a trap ends the test run.
+/// simrun): there a trap ends the test run. This form has no `carriers:` yet: its runs use one
+/// thread (no `--preempt`).
 ///
 /// - Parameters:
 ///   - scenario: the scenario, as `executable` knows it (by name).
