@@ -16,8 +16,14 @@ import Testing
 ///
 /// - Parameters:
 ///   - scenario: the scenario, as `executable` knows it (by name).
-///   - executable: path of the `SimRun.main` binary (for instance `.build/debug/my-simrun`).
+///   - variant: the variant to run (default: the scenario's first).
+///   - strategy: a strategy as the command line spells it (`fifo`, `random`, `pct:depth=3`, …).
+///   - seeds: the seeds to run (ignored when `seconds` is given).
+///   - seconds: run for this many wall-clock seconds instead, from seed 0 (`fuzz --time`).
+///   - jobs: worker processes running schedules.
 ///   - failureDirectory: where the failing trace is saved (relative to the current directory).
+///   - executable: path of the `SimRun.main` binary (for instance `.build/debug/my-simrun`).
+///   - sourceLocation: where the issue is reported (the caller, by default).
 /// - Returns: what ran; the test has already failed when `failure` is set. ``Exploration/goals`` holds
 ///   the goals the campaign reports, and ``Exploration/Failure/decisions`` the saved trace's decision
 ///   count twice (the campaign's JSON does not carry the count as found).
