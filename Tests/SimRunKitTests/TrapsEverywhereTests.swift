@@ -66,6 +66,8 @@ import Testing
         let replay = try SimrunProcess.run(["replay", trace], in: directory)
         #expect(Self.judged(replay), "\(replay.stdout)\(replay.stderr)")
         #expect(replay.stdout.contains("crashed"), "\(replay.stdout)")
+        // The trap came in the fifo run that sizes the noise lanes, before any event of the run.
+        #expect(run.stdout.contains("crashed at event 0 (before the run's first event)"), "\(run.stdout)")
     }
 
     /// `fuzz --check-determinism` over seeds that trap: a seed trapping the same way in both checking
