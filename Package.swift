@@ -138,7 +138,7 @@ let package = Package(
             dependencies: ["SimTesting", "SimEngine", "SimModels", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
-            name: "SimTestingTests", dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport"]
+            name: "SimTestingTests", dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
         ),
         .testTarget(
             name: "TraceRegressionTests",

@@ -61,6 +61,10 @@ public struct Exploration: Sendable {
 /// process, when simrun's executors were installed at load time (``Exploration/route``); where the
 /// process could not install them first, such a scenario is one issue that says why.
 ///
+/// Every schedule runs in this process: a model that traps ends the test run. Pass your
+/// `SimRun.main` executable to `explore(_:variant:strategy:seeds:seconds:jobs:failureDirectory:isolatedIn:sourceLocation:)`
+/// to run each schedule in a child of it instead, where a trap is a crash issue with its trace.
+///
 /// - Parameters:
 ///   - scenario: the scenario to run.
 ///   - variant: the variant to run (default: the scenario's first).
@@ -250,7 +254,7 @@ private func readBytes(_ path: String) -> [UInt8]? {
 }
 
 /// `path` made absolute against the current directory, so the printed command works from anywhere.
-private func absolute(_ path: String) -> String {
+func absolute(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
     guard let cwd = getcwd(nil, 0) else { return path }
     defer { free(cwd) }

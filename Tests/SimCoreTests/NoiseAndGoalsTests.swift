@@ -1,5 +1,6 @@
 import SimCore
 import SimTestSupport
+import Synchronization
 import Testing
 
 /// Always picks the last ready job: a noise lane, listed after the scenario's lanes.
@@ -20,6 +21,26 @@ private final class LastReady: Strategy {
         }
         #expect(result.verdict.isFailure)
         #expect(result.reachedGoals == ["flag set"])
+    }
+
+    /// Adding noise runs no user code: the sizing fifo run happens before the variant's first run,
+    /// in the process that runs it (so a trap there is caught wherever runs are), and only once.
+    @Test func addingNoiseRunsNothingUntilTheFirstRun() {
+        let setUps = Mutex(0)
+        let scenario = Scenario(name: "counted", summary: "", variants: [.init("a", ""), .init("b", "")]) { sim, _ in
+            setUps.withLock { $0 += 1 }
+            sim.post(on: "main", "only") {}
+        }
+        let noisy = scenario.withNoise(lanes: 2)
+        #expect(setUps.withLock { $0 } == 0, "withNoise ran the scenario")
+        let first = noisy.run(variant: "a", seed: 0, strategy: FIFOStrategy())
+        #expect(setUps.withLock { $0 } == 2, "one sizing run of a, then the run itself")
+        let again = noisy.run(variant: "a", seed: 0, strategy: FIFOStrategy())
+        #expect(setUps.withLock { $0 } == 3, "the size is learned once")
+        #expect(first.digest == again.digest)
+        // A fresh noisy scenario learns the same size: the same run.
+        #expect(
+            scenario.withNoise(lanes: 2).run(variant: "a", seed: 0, strategy: FIFOStrategy()).digest == first.digest)
     }
 
     @Test func noiseLanesTickWhileTheScenarioWorksAndStopWithIt() {

@@ -40,6 +40,59 @@ import Testing
         #expect(replay.status == 0 && replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
     }
 
+    /// `--noise N` sizes its lanes by the variant's fifo run: that run happens where the schedules
+    /// run (a child), so a model that traps on fifo under noise is a CRASH finding, never exit 132.
+    @Test func codeThatTrapsOnFifoUnderNoiseIsACrashFinding() throws {
+        let directory = try makeTemporaryDirectory("traps-noise")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("found").path
+        let fuzz = try SimrunProcess.run(
+            [
+                "fuzz", "unruly-counter", "--variant", "crashing-always", "--noise", "3", "--seeds", "4",
+                "--no-show", "--out", out,
+            ], in: directory)
+        #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
+        #expect(fuzz.stdout.contains("CRASH"), "\(fuzz.stdout)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix("crashed.simtrace") }
+        #expect(saved.count == 1, "\(saved)")
+
+        let trace = directory.appendingPathComponent("run.simtrace").path
+        let run = try SimrunProcess.run(
+            ["run", "unruly-counter", "--variant", "crashing-always", "--noise", "3", "--seed", "1", "--out", trace],
+            in: directory)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("CRASH"), "\(run.stdout)")
+        #expect(FileManager.default.fileExists(atPath: trace), "\(run.stdout)")
+        let replay = try SimrunProcess.run(["replay", trace], in: directory)
+        #expect(Self.judged(replay), "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.contains("crashed"), "\(replay.stdout)")
+        // The trap came in the fifo run that sizes the noise lanes, before any event of the run.
+        #expect(run.stdout.contains("crashed at event 0 (before the run's first event)"), "\(run.stdout)")
+    }
+
+    /// `fuzz --check-determinism` over seeds that trap: a seed trapping the same way in both checking
+    /// processes is a deterministic crash (the campaign's CRASH finding), not a check cut short; the
+    /// seeds after it are still compared.
+    @Test func aDeterminismCheckComparesSeedsThatTrap() throws {
+        let directory = try makeTemporaryDirectory("traps-determinism")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fuzz = try SimrunProcess.run(
+            [
+                "fuzz", "unruly-counter", "--variant", "crashing", "--strategy", "random", "--seeds", "40",
+                "--keep-going", "--check-determinism", "--no-show", "--out",
+                directory.appendingPathComponent("out").path,
+            ], in: directory)
+        #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
+        #expect(fuzz.stdout.contains("CRASH"), "\(fuzz.stdout)")
+        #expect(!fuzz.stdout.contains("NOT COMPLETE"), "\(fuzz.stdout)")
+        #expect(!fuzz.stdout.contains("NONDETERMINISTIC"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("determinism: 40 seeds checked"), "\(fuzz.stdout)")
+        #expect(
+            fuzz.stdout.contains("trapped the same way in both processes (deterministic crash): seeds 7, 9,"),
+            "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains(": Precondition failed: stale write"), "\(fuzz.stdout)")
+    }
+
     /// `run --check-determinism` plans nothing in its own process: the fifo run that sizes the plan
     /// is recorded in a child, so a model that traps there is checked like any other.
     @Test func aDeterminismCheckOfCodeThatTrapsOnFifoReportsTheCrash() throws {

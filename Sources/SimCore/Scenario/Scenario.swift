@@ -21,6 +21,9 @@ public struct Scenario: Sendable {
     public var bugNeeds: CarrierMode = .off
     /// Builds one run: models, first jobs, oracles.
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
+    /// Work done before a run of a variant, outside its simulation (`withNoise` sizes its lanes by
+    /// the variant's `fifo` run here, when that variant first runs, not when the scenario is built).
+    var beforeRun: (@Sendable (_ variant: String) -> Void)?
 
     /// One version of the scenario's code, such as `buggy` or `fixed`.
     public struct Variant: Sendable, Hashable {
@@ -76,6 +79,7 @@ public struct Scenario: Sendable {
         variant: String, seed: UInt64, strategy: any Strategy, sink: any EventSink = NullSink(),
         limits: RunLimits? = nil
     ) -> RunResult {
+        beforeRun?(variant)
         guard concurrency != .kernel else {
             let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
             VirtualClocks.reading(simulation) { setUp(simulation, variant) }

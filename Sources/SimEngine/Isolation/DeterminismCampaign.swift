@@ -34,6 +34,15 @@ package struct DeterminismCampaign {
     package struct Sample: Sendable, Equatable {
         package var digest: UInt64
         package var verdictCode: UInt8
+        /// The trap's message when the run trapped (killing its process): no digest was printed, and
+        /// two processes agree on a trapping seed when both trap with the same message.
+        package var trap: String?
+
+        package init(digest: UInt64, verdictCode: UInt8, trap: String? = nil) {
+            self.digest = digest
+            self.verdictCode = verdictCode
+            self.trap = trap
+        }
     }
 
     /// What the check found.
@@ -44,6 +53,8 @@ package struct DeterminismCampaign {
         package var differences: [(seed: UInt64, first: Sample, second: Sample)]
         /// Why the check could not compare every seed (a child died or printed nonsense); nil when it did.
         package var incomplete: String?
+        /// Seeds that trapped the same way in both processes: deterministic crashes, with the message.
+        package var trapped: [(seed: UInt64, message: String)] = []
     }
 
     package let recording: IsolatedRecording
@@ -62,7 +73,12 @@ package struct DeterminismCampaign {
             if a != b { differences.append((seed, a, b)) }
         }
         let incomplete = first.problem ?? second.problem
-        return Report(checked: checked, differences: differences, incomplete: incomplete)
+        var report = Report(checked: checked, differences: differences, incomplete: incomplete)
+        report.trapped = seeds.all.compactMap { seed in
+            guard let a = first.samples[seed], a == second.samples[seed], let message = a.trap else { return nil }
+            return (seed, message)
+        }
+        return report
     }
 
     /// The arguments of the child that runs `seeds` and prints a digest line per seed.
@@ -72,21 +88,37 @@ package struct DeterminismCampaign {
         arguments += ["--stride", String(seeds.stride), "--count", String(seeds.count)]
         if recording.noise > 0 { arguments += ["--noise", String(recording.noise)] }
         if recording.carriers != .off { arguments += ["--carriers", recording.carriers.rawValue] }
+        // The parent's step estimate: the child plans without running the fifo schedule, so a trap
+        // on that schedule is not taken for a trap of the first seed.
+        if let steps = recording.estimatedSteps { arguments += ["--estimated-steps", String(steps)] }
         return arguments
     }
 
-    /// One child's samples by seed, and what stopped it early (if anything).
+    /// One process's samples by seed, and what stopped it early (if anything). A seed whose run
+    /// traps kills its child: it is sampled as that trap, and a fresh child goes on from the next
+    /// seed, so a trapping seed is compared like any other instead of ending the check.
     private func samples(_ seeds: Seeds) throws(SimEngineError) -> (samples: [UInt64: Sample], problem: String?) {
-        let output = try ChildProcess.run(childArguments(seeds), timeoutSeconds: 3_600)
         var found: [UInt64: Sample] = [:]
-        for line in output.stdout.split(separator: "\n") {
-            guard let (seed, sample) = Self.parse(line) else { continue }
-            found[seed] = sample
-        }
-        if output.termination != .exited(0) || found.count != seeds.count {
-            let last = seeds.all.last { found[$0] != nil }.map { " after seed \($0)" } ?? " before its first seed"
-            let why = ChildProcess.trapMessage(in: output.stderr).map { ": \($0)" } ?? ""
-            return (found, "a checking process \(output.termination)\(last)\(why)")
+        var remaining = seeds
+        while remaining.count > 0 {
+            let output = try ChildProcess.run(childArguments(remaining), timeoutSeconds: 3_600)
+            for line in output.stdout.split(separator: "\n") {
+                guard let (seed, sample) = Self.parse(line) else { continue }
+                found[seed] = sample
+            }
+            let reached = remaining.all.prefix { found[$0] != nil }.count
+            if output.termination == .exited(0) && reached == remaining.count { break }
+            let message = ChildProcess.trapMessage(in: output.stderr)
+            guard !Interruption.isRequested, output.termination.isCrash, let message, reached < remaining.count
+            else {
+                let last = seeds.all.last { found[$0] != nil }.map { " after seed \($0)" } ?? " before its first seed"
+                return (found, "a checking process \(output.termination)\(last)\(message.map { ": \($0)" } ?? "")")
+            }
+            // The seed after the last one printed trapped; the rest run in a fresh child.
+            let trapped = remaining.all[reached]
+            found[trapped] = Sample(digest: 0, verdictCode: Verdict.crashed(message).code, trap: message)
+            remaining = Seeds(
+                start: trapped &+ remaining.stride, stride: remaining.stride, count: remaining.count - reached - 1)
         }
         return (found, nil)
     }

@@ -18,15 +18,20 @@ struct DigestsChildCommand: CatalogCommand {
     @Option var count: Int
     @Option(help: "Noise lanes added to each run.") var noise: Int = 0
     @Option(help: "Where each run's jobs run (off, carriers, preempt-locks).") var carriers: String = "off"
+    /// The parent's step estimate: given, the child runs no fifo probe of its own (a probe that traps
+    /// would be taken for a trap of the first seed).
+    @Option(name: .customLong("estimated-steps")) var estimatedSteps: Int?
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let found = try context.catalog.scenario(named: scenario)
         guard let spec = StrategySpec(parsing: strategy) else {
             throw CommandFailure(ExitStatus.usage, "unknown strategy \(strategy)")
         }
-        var plan = RunPlan(
-            scenario: found, variant: try context.catalog.variant(variant.variant, of: found), strategy: spec,
-            noise: noise)
+        let chosen = try context.catalog.variant(variant.variant, of: found)
+        var plan =
+            estimatedSteps.map {
+                RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
+            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
         guard let mode = CarrierMode(rawValue: carriers) else {
             throw CommandFailure(ExitStatus.usage, "unknown carrier mode \(carriers)")
         }

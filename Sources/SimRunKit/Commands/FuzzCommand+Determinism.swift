@@ -13,6 +13,8 @@ extension FuzzCommand {
         var checked: Int
         var differences: [(seed: UInt64, verdicts: [String], traces: [String])]
         var incomplete: String?
+        /// Seeds that trapped the same way in both processes (deterministic crashes).
+        var trapped: [(seed: UInt64, message: String)] = []
 
         var failed: Bool { !differences.isEmpty || incomplete != nil }
 
@@ -29,6 +31,8 @@ extension FuzzCommand {
                         ])
                     }),
                 "incomplete": incomplete.map { .string($0) } ?? .null,
+                "trapped": .array(
+                    trapped.map { .object(["seed": .unsigned($0.seed), "message": .string($0.message)]) }),
             ])
         }
     }
@@ -53,7 +57,8 @@ extension FuzzCommand {
         let campaign = DeterminismCampaign(recording: recording(plan))
         let report = try campaign.run(seeds)
         var summary = DeterminismSummary(
-            every: every, checked: report.checked, differences: [], incomplete: report.incomplete)
+            every: every, checked: report.checked, differences: [], incomplete: report.incomplete,
+            trapped: report.trapped)
         for difference in report.differences {
             guard summary.differences.count < Self.explainedDifferences else {
                 summary.differences.append((difference.seed, [], []))
@@ -64,11 +69,15 @@ extension FuzzCommand {
                 seed: difference.seed, firstDigest: difference.first.digest, recording: recording(plan),
                 directory: out, stem: stem(plan, seed: difference.seed), labels: ("first", "second"))
             let verdicts = [difference.first, difference.second].map { sample in
-                Verdict(code: sample.verdictCode, oracle: "", message: "").map { $0 == .pass ? "pass" : "FAIL" }
+                if let trap = sample.trap { return "CRASH — \(trap)" }
+                return Verdict(code: sample.verdictCode, oracle: "", message: "").map { $0 == .pass ? "pass" : "FAIL" }
                     ?? "verdict \(sample.verdictCode)"
             }
-            console.out("  first process:  \(verdicts[0]) (digest \(Self.hex(difference.first.digest)))")
-            console.out("  second process: \(verdicts[1]) (digest \(Self.hex(difference.second.digest)))")
+            for (label, sample, verdict) in [
+                ("first process: ", difference.first, verdicts[0]), ("second process:", difference.second, verdicts[1]),
+            ] {
+                console.out("  \(label) \(verdict)\(sample.trap == nil ? " (digest \(Self.hex(sample.digest)))" : "")")
+            }
             summary.differences.append((difference.seed, verdicts, Self.present(evidence, console: console)))
         }
         let shown = summary.differences.count - min(summary.differences.count, Self.explainedDifferences)
@@ -76,6 +85,17 @@ extension FuzzCommand {
         console.out(
             "determinism: \(summary.checked) seeds checked in two more processes (\(every == 1 ? "every seed" : "one in \(every)")), \(summary.differences.count) difference\(summary.differences.count == 1 ? "" : "s")"
         )
+        // The campaign ran these seeds too: their crashes are its CRASH findings, and two more
+        // processes trapped on each the same way, so they are deterministic, not a check cut short.
+        var messages: [String] = []
+        for (_, message) in summary.trapped where !messages.contains(message) { messages.append(message) }
+        for message in messages {
+            let seeds = summary.trapped.filter { $0.message == message }.map(\.seed)
+            let listed = seeds.prefix(8).map(String.init).joined(separator: ", ") + (seeds.count > 8 ? ", …" : "")
+            console.out(
+                "  \(seeds.count) seed\(seeds.count == 1 ? "" : "s") trapped the same way in both processes (deterministic crash): seed\(seeds.count == 1 ? "" : "s") \(listed): \(message)"
+            )
+        }
         if let incomplete = summary.incomplete {
             console.out("  NOT COMPLETE: \(incomplete); the seeds it did not reach were not compared")
         }

@@ -172,7 +172,7 @@ struct ReplayCommand: CatalogCommand {
             if !report.outcome.isCrash { console.out(report.tally.line) }
         case .identical where report.outcome.isCrash:
             console.verdict(
-                "\(title): identical — crashed at event \(report.eventCount) (after \(report.lastEventText)): \(report.outcome.message)"
+                "\(title): identical — crashed at event \(report.eventCount) (\(crashPlace(report.lastEventText))): \(report.outcome.message)"
             )
             if let recorded = report.recorded, recorded.message != report.outcome.message {
                 console.err("note: recorded message was: \(recorded.message)")

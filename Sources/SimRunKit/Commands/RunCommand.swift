@@ -189,7 +189,7 @@ struct RunCommand: CatalogCommand {
         let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
         if recorded.crashed {
             console.verdict(
-                "\(title): CRASH — crashed at event \(recorded.eventCount) (after \(recorded.lastEventText)): \(recorded.verdict.message)"
+                "\(title): CRASH — crashed at event \(recorded.eventCount) (\(crashPlace(recorded.lastEventText))): \(recorded.verdict.message)"
             )
             for line in try CrashContext(path: path).lines { console.out(line) }
         } else {

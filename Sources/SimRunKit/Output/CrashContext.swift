@@ -41,6 +41,12 @@ struct CrashContext {
     }
 }
 
+/// Where a trap came, for "crashed at event N (…)": after the last event recorded, or before the
+/// run's first event (a trap in the fifo run that sizes `--noise` lanes, or in the set-up).
+func crashPlace(_ lastEventText: String) -> String {
+    lastEventText.isEmpty ? "before the run's first event" : "after \(lastEventText)"
+}
+
 extension IsolatedRecording.Outcome {
     /// What a crash recorded again ran to when it did not trap this time: "pass" or "FAIL — …".
     var reranTo: String { verdict.isFailure ? "FAIL — \(verdict)" : "pass" }
@@ -49,7 +55,7 @@ extension IsolatedRecording.Outcome {
     /// events before it, or — when recording it again did not trap — `nondeterministic(reranTo)`.
     func crashLines(path: String, nondeterministic: (String) -> String) throws(CommandFailure) -> [String] {
         guard crashed else { return ["  NONDETERMINISTIC: " + nondeterministic(reranTo)] }
-        return ["  crashed at event \(eventCount) (after \(lastEventText)): \(verdict.message)"]
+        return ["  crashed at event \(eventCount) (\(crashPlace(lastEventText))): \(verdict.message)"]
             + (try CrashContext(path: path).lines)
     }
 }
