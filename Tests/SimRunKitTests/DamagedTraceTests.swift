@@ -383,6 +383,23 @@ import Testing
             "a child's peak memory was \(usage.ru_maxrss) KiB (this process's: \(own.ru_maxrss) KiB)")
     }
 
+    /// `replay --bisect` on a damaged trace stops the bisection (128, above 127): no code from 1 to 127,
+    /// which `git bisect run` would read as "bad". The code is returned, not thrown as a failure whose
+    /// kind would turn it into 1.
+    @Test func aDamagedTraceStopsABisection() throws {
+        let directory = try makeTemporaryDirectory("bisect-damaged")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("damaged.simtrace").path
+        try Data("not a trace at all".utf8).write(to: URL(fileURLWithPath: path))
+        let output = try SimrunProcess.run(["replay", "--bisect", path])
+        #expect(output.status == 128, "\(output.stderr)")
+        #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
+        let json = try SimrunProcess.run(["replay", "--bisect", path, "--json"])
+        #expect(json.status == 128)
+        #expect(json.stdout.contains("\"exitCode\":128"), "\(json.stdout)")
+        #expect(try SimrunProcess.run(["replay", path]).status == 65)
+    }
+
     @Test func aMissingTraceIsExit66() throws {
         for command in Self.commands {
             let output = try SimrunProcess.run(command.arguments("/nonexistent/t.simtrace"))

@@ -21,7 +21,10 @@ import Testing
         (["fuzz", "counter-race", "--strategy", "pct:depth=0"], "pct:depth must be a whole number from 1 to 1000"),
         (["fuzz", "counter-race", "--strategy", "random:foo=1"], "random takes no parameters"),
         (["fuzz", "counter-race", "--strategy", "surw", "--shard", "1/2"], "--shard does not apply to surw"),
-        (["fuzz", "counter-race", "--strategy", "coverage", "--result", "r.json"], "--result does not apply to coverage"),
+        (
+            ["fuzz", "counter-race", "--strategy", "coverage", "--result", "r.json"],
+            "--result does not apply to coverage"
+        ),
         (["fuzz", "counter-race", "--strategy", "pct:bound=2"], "pct takes only depth=N"),
         (["fuzz", "counter-race", "--strategy", "delay:bound=x"], "delay:bound must be a whole number"),
         (["run", "counter-race", "--strategy", "replay"], "replay follows a recorded trace"),
@@ -46,6 +49,23 @@ import Testing
         // Naming the trace's own scenario is fine.
         let same = simrun(["fuzz", "lost-input-navigation", "--from", trace, "--seeds", "3", "--out", directory.path])
         #expect(same.0 != 64, "\(same.1)")
+    }
+
+    /// `run --strategy` refuses exactly the strategies that say they follow a recorded trace (the CLI
+    /// asks the strategy, it names no kind), and every other strategy runs a seed.
+    @Test func runRefusesExactlyTheStrategiesThatFollowARecordedTrace() {
+        #expect(StrategySpec.Kind.allCases.contains { $0.followsRecordedTrace }, "replay follows a trace")
+        for kind in StrategySpec.Kind.allCases {
+            let (status, output) = simrun([
+                "run", "counter-race", "--variant", "fixed", "--seed", "1", "--strategy", kind.rawValue,
+            ])
+            if kind.followsRecordedTrace {
+                #expect(status == 64, "\(kind): \(output)")
+                #expect(output.contains("\(kind.rawValue) follows a recorded trace"), "\(kind): \(output)")
+            } else {
+                #expect(status != 64, "\(kind): \(output)")
+            }
+        }
     }
 
     @Test func strategySpecParsingIsStrictAndRoundTripsEveryDescription() {

@@ -43,6 +43,15 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
             case .fifo, .random, .pct, .delay, .replay, .pos: .independentSeeds
             }
         }
+
+        /// The strategy follows a recorded trace's decisions, so a seed alone cannot drive it: `run`
+        /// and `fuzz` refuse it (the CLI asks this, never the kind; `simrun replay` is its command).
+        public var followsRecordedTrace: Bool {
+            switch self {
+            case .replay: true
+            case .fifo, .random, .pct, .delay, .dfs, .portfolio, .pos, .surw, .coverage, .nsurw, .rff: false
+            }
+        }
     }
 
     /// The campaign a strategy needs (Shuttle's "does the scheduler hand out a new execution" in
@@ -64,6 +73,9 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
 
     /// The campaign this strategy needs.
     public var campaignShape: CampaignShape { kind.campaignShape }
+
+    /// The strategy needs a recorded trace to follow (`Kind.followsRecordedTrace`).
+    public var followsRecordedTrace: Bool { kind.followsRecordedTrace }
 
     /// The strategy object an exhaustive campaign walks its space with, or nil for other shapes
     /// (their runs each make their own).

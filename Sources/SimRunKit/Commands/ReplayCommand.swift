@@ -69,16 +69,21 @@ struct ReplayCommand: CatalogCommand {
             return try replay(request, context: context)
         } catch {
             // An error code from 1 to 127 would read as "bad" to git bisect: the bisection stops instead.
-            // Its exit code is no error kind's, so it is written here as the top level writes failures.
             guard bisect else { throw error }
-            console.err("\(context.programName): \(error.message)")
-            console.json(
-                ResultDocument(
-                    command: "replay", verdict: "error", exitCode: Self.bisectAbort,
-                    members: [.init("error", .string(error.message))]
-                ).text)
-            return Self.bisectAbort
+            return Self.abortBisection(error.message, console: console, programName: context.programName)
         }
+    }
+
+    /// Reports `message` as the failure it is and returns 128. Not thrown: a `CommandFailure` carries
+    /// a kind from the exit table, and 128 is no kind (it would be read back as 1, "bad").
+    static func abortBisection(_ message: String, console: Console, programName: String) -> Int32 {
+        console.err("\(programName): \(message)")
+        console.json(
+            ResultDocument(
+                command: "replay", verdict: "error", exitCode: bisectAbort,
+                members: [.init("error", .string(message))]
+            ).text)
+        return bisectAbort
     }
 
     private func replay(_ request: ReplayRequest, context: CommandContext) throws(CommandFailure) -> Int32 {
@@ -98,7 +103,7 @@ struct ReplayCommand: CatalogCommand {
             }
             report = try TraceReplay.decide(request, catalog: context.catalog)
         }
-        return try present(report, console: console)
+        return try present(report, console: console, programName: context.programName)
     }
 
     /// `--bisect`'s code for a replay: good (0) when this build passes, bad (1) when the recorded
@@ -125,10 +130,13 @@ struct ReplayCommand: CatalogCommand {
     }
 
     /// Prints the report; its exit status.
-    private func present(_ report: ReplayReport, console: Console) throws(CommandFailure) -> Int32 {
+    private func present(_ report: ReplayReport, console: Console, programName: String) throws(CommandFailure) -> Int32
+    {
         let status = bisect ? Self.bisectStatus(of: report) : Self.status(of: report.verdict)
         if case .damaged(let message, let compared) = report.verdict {
-            throw CommandFailure(status, "\(message) (\(compared) events compared before it)")
+            let text = "\(message) (\(compared) events compared before it)"
+            guard !bisect else { return Self.abortBisection(text, console: console, programName: programName) }
+            throw CommandFailure(status, text)
         }
         if report.recordingIsTruncated { console.err("note: \(trace) is truncated; replaying its readable prefix") }
         console.json(document(report, status: status).text)

@@ -12,13 +12,15 @@ extension StrategySpec: ExpressibleByArgument {
 /// `--strategy S`, parsed strictly: an unknown name or key and an out-of-range value are usage errors
 /// whose message names the accepted form (`pct:depth must be a whole number from 1 to 1000`).
 enum StrategyArgument {
-    /// The parser for `@Option(transform:)`; `replay` is refused (it follows a trace: `simrun replay`).
+    /// The parser for `@Option(transform:)`; a strategy that follows a recorded trace is refused
+    /// (`simrun replay` runs it).
     static let parse: @Sendable (String) throws -> StrategySpec = { text in
         switch StrategySpec.parse(text) {
-        case .success(let spec) where spec.kind == .replay:
+        case .success(let spec) where spec.followsRecordedTrace:
             throw NumberArgument.Refused(
                 description:
-                    "replay follows a recorded trace: use `simrun replay <trace>` (strategies: \(StrategySpec.names))")
+                    "\(spec.kind.rawValue) follows a recorded trace: use `simrun replay <trace>` (strategies: \(StrategySpec.names))"
+            )
         case .success(let spec): return spec
         case .failure(let error): throw error
         }
