@@ -42,32 +42,13 @@ extension FuzzCommand {
                 arguments + ["--guarded", "--guard-record", "\(run):\(seed):\(target)"], to: target,
                 timeoutSeconds: GuardedRun.noTimeout)
         }
-        console.out("CRASH at seed \(seed) (run \(run + 1) of the campaign): \(recorded.verdict.message)")
-        let lines = try recorded.crashLines(path: path) {
-            "run \(run + 1) trapped in the campaign but ran to \($0) when re-run"
-        }
-        for line in lines { console.out(line) }
-        console.out("  trace:  \(path)")
-        console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
-        console.out(
-            "summary: the campaign ended at its crash, run \(run + 1): \(strategy.kind) runs in one process, which the trap ended (findings before it in that process were not kept)"
-        )
-        if console.outputStyle == .quiet {
-            console.verdict("fuzz \(plan.scenario.name)/\(plan.variant): FAIL — a crash at seed \(seed); trace \(path)")
-        }
-        console.json(
-            ResultDocument(
-                command: "fuzz", verdict: "fail", exitCode: ExitStatus.failure,
-                members: ResultDocument.run(
-                    scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
-                    + [
-                        .init("schedules", .int(Int64(run + 1))),
-                        .init(
-                            "findings",
-                            ResultDocument.findings(recorded.verdict, seed: seed, trace: path)),
-                    ]
-            ).text)
-        return ExitStatus.failure
+        return try reportCampaignCrash(
+            recorded, path: path, seed: seed, schedules: run + 1, plan: plan, context: context,
+            headline: "CRASH at seed \(seed) (run \(run + 1) of the campaign)",
+            reRunDiffers: { "run \(run + 1) trapped in the campaign but ran to \($0) when re-run" },
+            summary:
+                "the campaign ended at its crash, run \(run + 1): \(strategy.kind) runs in one process, which the trap ended (findings before it in that process were not kept)",
+            quietReason: "a crash at seed \(seed)")
     }
 
     /// In the re-run child: runs the campaign up to run `RUN` and records it into `PATH` (header
@@ -133,21 +114,31 @@ extension FuzzCommand {
             (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
             try recording.record(seed: 0, to: target)
         }
-        console.out(
-            "CRASH on the fifo schedule (seed 0), which plans the campaign before its first run: \(recorded.verdict.message)"
-        )
-        let lines = try recorded.crashLines(path: path) {
-            "the fifo schedule trapped once but ran to \($0) when recorded again"
-        }
-        for line in lines { console.out(line) }
+        return try reportCampaignCrash(
+            recorded, path: path, seed: 0, schedules: 1, plan: plan, context: context,
+            headline: "CRASH on the fifo schedule (seed 0), which plans the campaign before its first run",
+            reRunDiffers: { "the fifo schedule trapped once but ran to \($0) when recorded again" },
+            summary:
+                "the campaign did not start: the model traps on the fifo schedule, the plain order every \(strategy.kind) campaign is planned from; the crash is its finding",
+            quietReason: "a crash on the fifo schedule")
+    }
+
+    /// Presents a campaign that ended in one crash (in-order campaigns, or the fifo probe that plans
+    /// one): the headline, the crash lines, the trace and its replay command, the summary, then
+    /// `--quiet`'s verdict line and `--json`'s document. Returns 1.
+    private func reportCampaignCrash(
+        _ recorded: IsolatedRecording.Outcome, path: String, seed: UInt64, schedules: Int, plan: RunPlan,
+        context: CommandContext, headline: String, reRunDiffers: (String) -> String, summary: String,
+        quietReason: String
+    ) throws(CommandFailure) -> Int32 {
+        let console = context.console
+        console.out("\(headline): \(recorded.verdict.message)")
+        for line in try recorded.crashLines(path: path, nondeterministic: reRunDiffers) { console.out(line) }
         console.out("  trace:  \(path)")
         console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
-        console.out(
-            "summary: the campaign did not start: the model traps on the fifo schedule, the plain order every \(strategy.kind) campaign is planned from; the crash is its finding"
-        )
+        console.out("summary: \(summary)")
         if console.outputStyle == .quiet {
-            console.verdict(
-                "fuzz \(plan.scenario.name)/\(plan.variant): FAIL — a crash on the fifo schedule; trace \(path)")
+            console.verdict("fuzz \(plan.scenario.name)/\(plan.variant): FAIL — \(quietReason); trace \(path)")
         }
         console.json(
             ResultDocument(
@@ -155,8 +146,8 @@ extension FuzzCommand {
                 members: ResultDocument.run(
                     scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
                     + [
-                        .init("schedules", .int(1)),
-                        .init("findings", ResultDocument.findings(recorded.verdict, seed: 0, trace: path)),
+                        .init("schedules", .int(Int64(schedules))),
+                        .init("findings", ResultDocument.findings(recorded.verdict, seed: seed, trace: path)),
                     ]
             ).text)
         return ExitStatus.failure

@@ -418,15 +418,19 @@ public final class TraceReader {
     /// anything else goes through the checked reader, which throws with `what`.
     @inline(__always)
     private func quickVarint(_ what: @autoclosure () -> String) throws(DecodeFailure) -> UInt64 {
-        let position = cursor.position
-        if position < cursor.end {
-            let b = cursor.base[position]
-            if b < 0x80 {
-                cursor.position = position + 1
-                return UInt64(b)
-            }
-        }
+        if let byte = oneByteVarint() { return UInt64(byte) }
         return try cursor.varint(what())
+    }
+
+    /// The next varint when it is one byte inside the frame (consumed), else nil (nothing consumed).
+    @inline(__always)
+    private func oneByteVarint() -> UInt8? {
+        let position = cursor.position
+        guard position < cursor.end else { return nil }
+        let byte = cursor.base[position]
+        guard byte < 0x80 else { return nil }
+        cursor.position = position + 1
+        return byte
     }
 
     @inline(__always)
@@ -509,14 +513,7 @@ public final class TraceReader {
     /// A varint that must fit in 32 bits, one-byte values read without the checked path.
     @inline(__always)
     private func quickUInt32(_ what: @autoclosure () -> String) throws(DecodeFailure) -> UInt32 {
-        let position = cursor.position
-        if position < cursor.end {
-            let b = cursor.base[position]
-            if b < 0x80 {
-                cursor.position = position + 1
-                return UInt32(b)
-            }
-        }
+        if let byte = oneByteVarint() { return UInt32(byte) }
         return try cursor.uint32(what())
     }
 
