@@ -44,6 +44,8 @@ final class CarrierSet: @unchecked Sendable {
     var stuckMessage: String?
     /// Lock acquisitions that were scheduling points in this run.
     var lockPoints = 0
+    /// The bound was reached and said so (a `carriers.bound` event, once per run).
+    var boundReported = false
 
     /// Most pool carriers a run may use; at the bound lock points stop pausing and no new job starts
     /// while the turn holder cannot run it itself (only paused carriers are resumed).
@@ -338,8 +340,16 @@ final class CarrierSet: @unchecked Sendable {
         switch Int(operation) {
         case Int(SIMRUN_LOCK_ACQUIRE):
             lockPoints += 1
-            // At the bound a lock point does not pause: the job goes on.
-            guard paused.count < Self.maxCarriers - 1 else { return }
+            // At the bound a lock point does not pause: the job goes on, and the trace says so once
+            // (fewer interleavings were explorable, which must not look like a clean run).
+            guard paused.count < Self.maxCarriers - 1 else {
+                if !boundReported {
+                    boundReported = true
+                    _ = simulation.emit(
+                        "carriers.bound", "lock", ["carriers": .int(Self.maxCarriers), "lockPoints": .int(lockPoints)])
+                }
+                return
+            }
             let number = lockNumber(object)
             pause(.ready, label: siteLabel("lock", caller)) { "lock L\(number) (preempted)" }
         case Int(SIMRUN_LOCK_BLOCKED):
