@@ -85,6 +85,20 @@ int simrun_task_names_interposed(void);
 
 /// How many tasks were created through simrun's `swift_task_create` in this process.
 uint64_t simrun_task_creations(void);
+// MARK: - Code symbols (symbols.c, issues #24 and #30)
+//
+// A code address named by the full symbol table (`.symtab`) of the object it lies in, read once per
+// object from its file: creation sites, the async function a suspended task waits in, the method an
+// actor job runs. Linux (ELF) only; elsewhere, and in stripped binaries, nothing is named.
+
+/// The mangled name of the function containing `address`, or NULL when it cannot be named (no symbol
+/// table, a stripped binary, another platform). The string lives as long as the process. When
+/// `start` is not NULL it receives the function's first address.
+const char *_Nullable simrun_code_symbol(const void *_Nonnull address, uintptr_t *_Nullable start);
+
+/// 1 when this process's own code can be named by `simrun_code_symbol`, else 0.
+int simrun_code_symbols_readable(void);
+
 // MARK: - Grand Central Dispatch (dispatch.c, issue #31)
 //
 // libdispatch's entry points (`dispatch_async`, `_after`, `_barrier_async`, `_group_async`,

@@ -1,0 +1,195 @@
+// Code addresses named by the loaded objects' own symbol tables (issues #24 and #30): a task's
+// creation site, the async function a suspended task waits in, the method an actor job runs. The
+// dynamic symbol table (what `dladdr` reads) holds only exported symbols, and `dladdr` answers with
+// the nearest exported one even when the address lies in a local function after it; the full
+// `.symtab` (kept unless the binary is stripped) has every function with its size. Each object's
+// table is read once, from the file the object was loaded from, sorted by address, and kept for the
+// life of the process. Linux (ELF) only; elsewhere no address is named and the caller says so.
+#if defined(__linux__)
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#endif
+#include "CSimInterpose.h"
+
+#if defined(__linux__)
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct code_symbol {
+    uintptr_t start; // run-time address
+    uintptr_t size;
+    const char *name; // into the object's mapped string table
+};
+
+struct code_object {
+    uintptr_t bias;     // dlpi_addr: run-time address = st_value + bias
+    uintptr_t low, high; // the executable segments' run-time range
+    struct code_symbol *symbols;
+    size_t count;
+    int readable;
+};
+
+// Bounded: a process rarely maps more objects with code than this; past it, addresses in the extra
+// objects are not named (and the caller says the name is unknown).
+enum { max_code_objects = 64 };
+static struct code_object objects[max_code_objects];
+static size_t object_count;
+static pthread_mutex_t objects_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int by_start(const void *a, const void *b) {
+    uintptr_t x = ((const struct code_symbol *)a)->start, y = ((const struct code_symbol *)b)->start;
+    return x < y ? -1 : x > y;
+}
+
+// Maps the file and collects its defined function symbols; the mapping is never unmapped, since the
+// names point into it.
+static void read_symbols(struct code_object *object, const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(ElfW(Ehdr))) {
+        close(fd);
+        return;
+    }
+    const unsigned char *file = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (file == MAP_FAILED) return;
+    size_t length = (size_t)st.st_size;
+    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)file;
+    if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_shoff == 0 ||
+        header->e_shoff + (size_t)header->e_shnum * sizeof(ElfW(Shdr)) > length) {
+        munmap((void *)file, length);
+        return;
+    }
+    const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(file + header->e_shoff);
+    const ElfW(Shdr) *table = NULL;
+    for (int i = 0; i < header->e_shnum; i++)
+        if (sections[i].sh_type == SHT_SYMTAB) table = &sections[i];
+    if (!table || table->sh_link >= header->e_shnum || table->sh_entsize != sizeof(ElfW(Sym))) {
+        munmap((void *)file, length);
+        return;
+    }
+    const ElfW(Shdr) *strings = &sections[table->sh_link];
+    if (table->sh_offset + table->sh_size > length || strings->sh_offset + strings->sh_size > length) {
+        munmap((void *)file, length);
+        return;
+    }
+    const ElfW(Sym) *symbols = (const ElfW(Sym) *)(file + table->sh_offset);
+    size_t total = table->sh_size / sizeof(ElfW(Sym));
+    struct code_symbol *kept = malloc(total * sizeof(struct code_symbol));
+    if (!kept) {
+        munmap((void *)file, length);
+        return;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < total; i++) {
+        const ElfW(Sym) *symbol = &symbols[i];
+        if (ELF64_ST_TYPE(symbol->st_info) != STT_FUNC || symbol->st_shndx == SHN_UNDEF || symbol->st_value == 0)
+            continue;
+        if (symbol->st_name >= strings->sh_size) continue;
+        kept[count].start = (uintptr_t)symbol->st_value + object->bias;
+        kept[count].size = (uintptr_t)symbol->st_size;
+        kept[count].name = (const char *)(file + strings->sh_offset + symbol->st_name);
+        count++;
+    }
+    qsort(kept, count, sizeof(struct code_symbol), by_start);
+    object->symbols = kept;
+    object->count = count;
+    object->readable = count > 0;
+}
+
+struct object_search {
+    uintptr_t address;
+    int found;
+    uintptr_t bias, low, high;
+    char path[4096];
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct object_search *search = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *phdr = &info->dlpi_phdr[i];
+        if (phdr->p_type != PT_LOAD || !(phdr->p_flags & PF_X)) continue;
+        uintptr_t low = info->dlpi_addr + phdr->p_vaddr, high = low + phdr->p_memsz;
+        if (search->address < low || search->address >= high) continue;
+        search->found = 1;
+        search->bias = info->dlpi_addr;
+        search->low = low;
+        search->high = high;
+        // The main program has an empty name: its file is /proc/self/exe.
+        const char *name = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+        strncpy(search->path, name, sizeof(search->path) - 1);
+        search->path[sizeof(search->path) - 1] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static struct code_object *object_for(uintptr_t address) {
+    for (size_t i = 0; i < object_count; i++)
+        if (address >= objects[i].low && address < objects[i].high) return &objects[i];
+    struct object_search search = {.address = address};
+    dl_iterate_phdr(find_object, &search);
+    if (!search.found || object_count == max_code_objects) return NULL;
+    struct code_object *object = &objects[object_count++];
+    object->bias = search.bias;
+    object->low = search.low;
+    object->high = search.high;
+    read_symbols(object, search.path);
+    return object;
+}
+
+const char *simrun_code_symbol(const void *address, uintptr_t *start) {
+    uintptr_t target = (uintptr_t)address;
+    const char *name = NULL;
+    pthread_mutex_lock(&objects_lock);
+    struct code_object *object = object_for(target);
+    if (object && object->readable) {
+        // The last symbol starting at or before the address, if the address lies within it (a
+        // symbol of size 0 is taken as reaching to the next one).
+        size_t low = 0, high = object->count;
+        while (low < high) {
+            size_t middle = low + (high - low) / 2;
+            if (object->symbols[middle].start <= target) low = middle + 1;
+            else high = middle;
+        }
+        if (low > 0) {
+            const struct code_symbol *symbol = &object->symbols[low - 1];
+            int inside = symbol->size ? target < symbol->start + symbol->size
+                                      : (low == object->count || target < object->symbols[low].start);
+            if (inside) {
+                name = symbol->name;
+                if (start) *start = symbol->start;
+            }
+        }
+    }
+    pthread_mutex_unlock(&objects_lock);
+    return name;
+}
+
+int simrun_code_symbols_readable(void) {
+    uintptr_t start = 0;
+    return simrun_code_symbol((const void *)&simrun_code_symbols_readable, &start) != NULL;
+}
+
+#else
+
+const char *simrun_code_symbol(const void *address, uintptr_t *start) {
+    (void)address;
+    (void)start;
+    return NULL;
+}
+
+int simrun_code_symbols_readable(void) { return 0; }
+
+#endif
