@@ -43,6 +43,24 @@ struct RequestFields {
         RequestFields(what: what, value: try member(key))
     }
 
+    /// The array member `key`, each element as fields (read with `text()`, `integer()` or by key).
+    func array(_ key: String) throws(SimEngineError) -> [RequestFields] {
+        guard let items = try member(key).arrayValue else { throw .usage("\(what): '\(key)' is not an array") }
+        return items.map { RequestFields(what: what, value: $0) }
+    }
+
+    /// This element as a string.
+    func text() throws(SimEngineError) -> String {
+        guard let text = value.stringValue else { throw .usage("\(what): an element is not a string") }
+        return text
+    }
+
+    /// This element as an integer.
+    func integer() throws(SimEngineError) -> Int {
+        guard let number = value.intValue else { throw .usage("\(what): an element is not an integer") }
+        return number
+    }
+
     /// True when the member is `null` (it must still be present).
     func isNull(_ key: String) throws(SimEngineError) -> Bool {
         if case .null = try member(key) { return true }
