@@ -300,7 +300,7 @@ extension FindingCampaign {
     package static func fifoCrash(plan: RunPlan, directory: String) throws(SimEngineError) -> SavedFinding? {
         guard ChildProcess.isAvailable else { return nil }
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: "fifo", noise: plan.noise,
+            scenario: plan.scenario.name, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
             estimatedSteps: 1, carriers: plan.carriers)
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
@@ -310,7 +310,7 @@ extension FindingCampaign {
         let trimmed = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let wanted = "\(trimmed)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: "")
         let identity = FindingStore.Identity(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: "fifo", seed: 0)
+            scenario: plan.scenario.name, variant: plan.variant, strategy: StrategySpec.plainOrder.description, seed: 0)
         var entry = SavedFinding(kind: .crash, seed: 0, verdict: .crashed("the fifo schedule trapped"))
         let (recorded, path) = try FindingStore(warn: { entry.warnings.append($0) }).save(
             to: wanted, identity: identity

@@ -42,7 +42,7 @@ package enum CrashShrink {
         func attempt(_ keep: Int, to output: String, anySize: Bool = false) throws(SimEngineError) -> Bool {
             runs += 1
             let recording = IsolatedRecording(
-                scenario: input.header.scenario, variant: plan.variant, strategy: "fifo", noise: plan.noise,
+                scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
                 prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
             let outcome = try recording.record(seed: input.header.seed, to: output)
             guard outcome.crashed, try Place(path: output, verdict: outcome.verdict) == target else { return false }
