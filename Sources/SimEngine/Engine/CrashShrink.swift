@@ -1,5 +1,6 @@
 import SimCore
 import SimTrace
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -75,9 +76,11 @@ package enum CrashShrink {
             unlink(written)
             return nil
         }
-        guard rename(written, path) == 0 else {
+        do throws(Errno) {
+            try SystemIO.publish(written, as: path)
+        } catch {
             unlink(written)
-            throw SimEngineError(.cannotWrite, "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw SimEngineError(.cannotWrite, "cannot write \(path): \(error)")
         }
         let shrunk = try TraceInput(path: path)
         guard let after = shrunk.footer else {

@@ -1,4 +1,6 @@
 import SimCore
+import SimTrace
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -188,9 +190,11 @@ package struct NondeterminismEvidence: Sendable {
     }
 
     private static func move(_ from: String, to path: String) throws(SimEngineError) {
-        if rename(from, path) == 0 { return }
-        let why = String(cString: strerror(errno))
-        unlink(from)
-        throw SimEngineError(.cannotWrite, "cannot save \(path): \(why)")
+        do throws(Errno) {
+            try SystemIO.publish(from, as: path)
+        } catch {
+            unlink(from)
+            throw SimEngineError(.cannotWrite, "cannot save \(path): \(error)")
+        }
     }
 }

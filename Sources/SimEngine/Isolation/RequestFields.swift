@@ -1,3 +1,6 @@
+import SimTrace
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -97,12 +100,15 @@ struct RequestFields {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .usage("\(what): cannot read stdin: \(systemMessage(errno))")
+            let read = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in try SystemIO.read(descriptor, into: raw) }
             }
+            let count: Int
+            switch read {
+            case .success(let found): count = found
+            case .failure(let error): throw .usage("\(what): cannot read stdin: \(error)")
+            }
+            if count == 0 { break }
             bytes += chunk[0..<count]
             if bytes.count > 1 << 20 { throw .usage("\(what): more than 1 MiB on stdin") }
         }
