@@ -195,7 +195,7 @@ public enum TraceReplay {
                 .run()
             let first = report.findings.min { $0.seed < $1.seed }
             let evidence = RaceRemoved(
-                unfollowed: unfollowed, strategy: campaign.strategy.description, seeds: raceRemovedSeeds, failures: report.failures,
+                unfollowed: unfollowed, strategy: campaign.strategy.kind.rawValue, seeds: raceRemovedSeeds, failures: report.failures,
                 firstFailingSeed: first?.seed)
             if let first, report.failures > 0 {
                 verdict = .fail(first.verdict, raceRemoved: evidence)
