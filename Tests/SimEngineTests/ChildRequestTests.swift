@@ -70,6 +70,20 @@ import Testing
         #expect(DigestsRequest.sample(in: "{\"partial\":\"x\"}") == nil)
     }
 
+    @Test func aShrinkRequestCarriesEveryMemberAndAnUnreadableTraceIsAFailureRecord() throws {
+        let full = ShrinkRequest(trace: "/tmp/a b.simtrace", out: "/tmp/o.simtrace")
+        try Self.checkEveryMember(full, ShrinkRequest(trace: "", out: ""), text: full.text)
+        #expect(try ShrinkRequest(decoding: full.text) == full)
+        #expect(throws: SimEngineError.self) { try ShrinkRequest(decoding: "{\"version\":1,\"trace\":\"x\"}") }
+        // The child never throws: what went wrong comes back as a typed record with its kind.
+        let missing = ShrinkRequest(trace: "/nonexistent/simrun-x.simtrace", out: "/nonexistent/o.simtrace")
+        guard case .failure(let kind, _) = missing.run(in: ScenarioCatalog([])) else {
+            Issue.record("a missing trace was shrunk")
+            return
+        }
+        #expect(kind == .missingInput)
+    }
+
     /// An unknown strategy is a usage error in every child, never a silent `fifo`.
     @Test func anUnknownStrategyIsRefusedByEveryChild() throws {
         let catalog = ScenarioCatalog([CounterRace.scenario])

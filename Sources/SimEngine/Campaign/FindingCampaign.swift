@@ -201,19 +201,17 @@ public struct FindingCampaign: Sendable {
             entry.shrink = .shrunk(shrunk)
             return try TraceInput(path: path).footer
         }
-        let output = try ChildProcess.run(["_shrink", path])
-        guard output.termination == .exited(0) else {
-            let why = ChildProcess.trapMessage(in: output.stderr) ?? output.termination.description
+        switch try ShrinkRequest(trace: path, out: path).runInChild() {
+        case .trapped(let why):
             entry.shrink = .notShrunk("the shrinking process stopped (\(why))")
             return nil
-        }
-        for record in ChildRecord.records(in: output.stdout) {
-            switch record {
-            case .shrunk(let report): entry.shrink = .shrunk(report)
-            case .failure(_, let message): entry.shrink = .notShrunk(message)
-            case .notReproduced: entry.shrink = .notReproduced
-            case .partial: break
-            }
+        case .interrupted:
+            entry.shrink = .notShrunk("the shrinking process stopped (interrupted)")
+            return nil
+        case .record(.shrunk(let report)): entry.shrink = .shrunk(report)
+        case .record(.failure(_, let message)): entry.shrink = .notShrunk(message)
+        case .record(.notReproduced): entry.shrink = .notReproduced
+        case .record(.partial): break
         }
         return try TraceInput(path: path).footer
     }
