@@ -7,7 +7,7 @@ public enum BuiltinScenarios {
     /// construct on their platform, and `unruly-counter`, whose models trap, read real time or never
     /// stop on purpose. Runnable by name like any scenario; not among the app scenarios `simrun list`
     /// shows, since none of them is a bug of app code.
-    public static let fixtures = "fixtures"
+    package static let fixtures = "fixtures"
 
     /// Every built-in scenario: what `simrun` runs (`simrun list` shows those without a group).
     public static let all: [Scenario] = [
