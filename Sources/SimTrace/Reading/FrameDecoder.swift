@@ -1,3 +1,4 @@
+import SystemPackage
 import CZstd
 
 #if canImport(Glibc)
@@ -183,17 +184,16 @@ final class FrameDecoder {
         inputPosition = 0
         inputCount = 0
         guard descriptor >= 0 else { return }
-        while true {
-            let count = input.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count >= 0 {
-                inputCount = count
-                return
-            }
-            let code = errno
-            if code == EINTR { continue }
+        let descriptor = descriptor
+        let read = input.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try SystemIO.read(descriptor, into: raw) }
+        }
+        switch read {
+        case .success(let count): inputCount = count
+        case .failure(let error):
             throw TraceError(
                 .unreadable, file: name, offset: inputFileOffset, expected: "to read the trace file",
-                detail: FileOutput.message(code))
+                detail: FileOutput.message(error.rawValue))
         }
     }
 }
