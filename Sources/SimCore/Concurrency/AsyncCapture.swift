@@ -83,10 +83,22 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         let mainLabel: Symbol
     }
 
+    /// The last task looked up by runtime id: a job's task is looked up two or three times while
+    /// it is placed and run, and `names` only ever gains entries, so the pair never goes stale.
+    @exclusivity(unchecked) private var lastLookup: (id: UInt64, entry: TaskEntry)?
+
+    /// This run's task with runtime id `id`, if it has one.
+    private func entry(of id: UInt64) -> TaskEntry? {
+        if let last = lastLookup, last.id == id { return last.entry }
+        guard let found = names[id] else { return nil }
+        lastLookup = (id, found)
+        return found
+    }
+
     /// A job's task, named (a new task) on first sight.
     private func task(of job: CapturedJob) -> (entry: TaskEntry, isNew: Bool)? {
         guard job.taskID != 0 else { return nil }
-        if let known = names[job.taskID] { return (known, false) }
+        if let known = entry(of: job.taskID) { return (known, false) }
         let name: String
         let creator = currentTaskName
         if names.isEmpty {
@@ -158,7 +170,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private func noteActorCaller() {
         guard inDrain else { return }
         let id = ExecutorCapture.currentTaskID
-        guard id != 0, let caller = names[id], !drainCallers.contains(id) else { return }
+        guard id != 0, let caller = entry(of: id), !drainCallers.contains(id) else { return }
         drainCallers.append(id)
         emitActorCall(by: caller)
     }
@@ -191,7 +203,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// an actor's drain job that is the task whose call the actor runs), else the running job's task.
     private var currentTaskName: String {
         let id = ExecutorCapture.currentTaskID
-        if id != 0, let entry = names[id] { return entry.name }
+        if id != 0, let entry = entry(of: id) { return entry.name }
         return running
     }
 
@@ -200,8 +212,13 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, isNew) = task(of: job) else {
             let caller = currentTaskName
-            let ordinal = (actorJobCounts[caller] ?? 0) + 1
-            actorJobCounts[caller] = ordinal
+            var ordinal = 1
+            if let index = actorJobCounts.index(forKey: caller) {  // one hash, not two
+                ordinal = actorJobCounts.values[index] + 1
+                actorJobCounts.values[index] = ordinal
+            } else {
+                actorJobCounts[caller] = 1
+            }
             let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
             let owner = caller
             let actor = job.drainedActorType.map(actorName)
@@ -240,7 +257,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     func enqueueTimed(_ job: CapturedJob, delay: Duration) {
         noteActorCaller()
-        let owner = names[job.taskID]?.name ?? currentTaskName
+        let owner = entry(of: job.taskID)?.name ?? currentTaskName
         let sleeper = ExecutorCapture.currentTaskID
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
         let deadline = simulation.now &+ delay.nanosecondsClamped
