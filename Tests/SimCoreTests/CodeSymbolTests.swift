@@ -16,6 +16,9 @@ import Testing
                 == "closure #1 in Autosave.schedule(after:)")
         #expect(CodeSymbol.readable("static (extension in ArgumentParser):ArgumentParser.AsyncMainProtocol.main() async -> ()") == "AsyncMainProtocol.main()")
         #expect(CodeSymbol.readable("simrun_code_symbols_readable") == "simrun_code_symbols_readable")
+        #expect(
+            CodeSymbol.readable("closure #2 in variable initialization expression of static SimScenarios.CaptureProbe.scenario : SimCore.Scenario")
+                == "closure #2 in CaptureProbe.scenario")
     }
 
     #if os(Linux)

@@ -54,6 +54,7 @@ package struct CodeSymbol: Sendable, Hashable {
             "suspend resume partial function for ", "await resume partial function for ",
             "resume partial function for ", "partial apply for ", "partial apply forwarder for ",
             "async function pointer to ", "merged ", "static ", "dispatch thunk of ", "@objc ",
+            "variable initialization expression of ",
         ]
         var stripped = true
         while stripped {
@@ -77,7 +78,12 @@ package struct CodeSymbol: Sendable, Hashable {
 
     /// `M.T.f(a: Swift.Int, _: Swift.String) async throws -> X` → `T.f(a:_:)`.
     private static func callable(_ text: Substring) -> String {
-        guard let open = text.firstIndex(of: "(") else { return dropModule(text) }
+        guard let open = text.firstIndex(of: "(") else {
+            // A stored property's initializer: `M.T.scenario : M.Scenario` → `T.scenario`.
+            var index = text.startIndex
+            while index < text.endIndex, !text[index...].hasPrefix(" : ") { index = text.index(after: index) }
+            return dropModule(text[..<index])
+        }
         var depth = 0
         var closed = false
         var labels: [String] = []
