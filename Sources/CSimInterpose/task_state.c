@@ -19,6 +19,7 @@
 
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
 
+#include <execinfo.h>
 #include <stdint.h>
 
 extern void *swift_retain(void *object);
@@ -47,6 +48,8 @@ static const void *pointer(const void *base, int offset) {
 }
 
 int simrun_task_state_readable(void) { return 1; }
+
+int simrun_backtrace(const void **frames, int capacity) { return backtrace((void **)frames, capacity); }
 
 int simrun_job_is_task(const void *job) { return (word32(job, job_flags_offset) & 0xff) == job_kind_task; }
 
@@ -91,6 +94,7 @@ void simrun_task_read(const void *task, int read_frames, struct simrun_task_stat
 
 // Elsewhere the task layout is not read: a hang names its tasks without what they wait on.
 int simrun_task_state_readable(void) { return 0; }
+int simrun_backtrace(const void **frames, int capacity) { (void)frames; (void)capacity; return 0; }
 int simrun_job_is_task(const void *job) { (void)job; return 0; }
 int simrun_task_is_async_let(const void *task) { (void)task; return 0; }
 void simrun_task_retain(const void *task) { (void)task; }

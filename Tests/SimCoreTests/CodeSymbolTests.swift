@@ -19,6 +19,12 @@ import Testing
         #expect(
             CodeSymbol.readable("closure #2 in variable initialization expression of static SimScenarios.CaptureProbe.scenario : SimCore.Scenario")
                 == "closure #2 in CaptureProbe.scenario")
+        #expect(
+            CodeSymbol.readable("function signature specialization <Arg[3] = Dead> of static SimScenarios.CaptureProbe.dispatchProbe(_: SimCore.Simulation, _: Swift.String, _: Swift.Int) async -> ()")
+                == "CaptureProbe.dispatchProbe(_:_:_:)")
+        #expect(
+            CodeSymbol.readable("generic specialization <Swift.ContinuousClock> of (1) await resume partial function for M.Waiter.wait<A where A: Swift.Clock>(on: A) async -> ()")
+                == "Waiter.wait(on:)")
     }
 
     #if os(Linux)

@@ -89,6 +89,43 @@ import Testing
         #endif
     }
 
+    static func waitForASignalNobodySends() {
+        let condition = NSCondition()
+        condition.lock()
+        condition.wait()
+        condition.unlock()
+    }
+
+    /// On carriers a task blocked inside a job (an `NSCondition` nobody signals) is a deadlock: the
+    /// blocked lane names the function that waits, the task is listed as running, and the body as
+    /// waiting on it.
+    @Test func aTaskBlockedInsideAJobIsListedAsRunning() throws {
+        try #require(Carriers.locksInterposed, "lock interposition is Linux-only")
+        let scenario = Scenario.async(name: "blocked", summary: "", variants: [.init("default", "")]) { _, _ in
+            let waiter = Task { HangReportTests.waitForASignalNobodySends() }
+            await waiter.value
+        }.running(on: .preemptLocks)
+        let result = scenario.run(variant: "default", seed: 0, strategy: FIFOStrategy())
+        guard case .deadlock(let message) = result.verdict else {
+            Issue.record("expected a deadlock, got \(result.verdict)")
+            return
+        }
+        #expect(
+            message.hasPrefix(
+                "every lane blocked: task.1 waits for condition C1 to be signalled, in "
+                    + "HangReportTests.waitForASignalNobodySends()"),
+            "\(message)")
+        #expect(
+            message.contains(
+                "; suspended tasks (2): task (created by the scenario; waiting on task task.1; in closure #1 in "),
+            "\(message)")
+        #expect(
+            message.hasSuffix(
+                "task.1 (created by job task; running: blocked inside a job; in: not visible (the runtime keeps no async "
+                    + "frames for a task while it runs or is queued))"),
+            "\(message)")
+    }
+
     @Test func aRunThatDoesNotHangIsNotChangedByTheCensus() {
         let scenario = Scenario.async(name: "fine", summary: "", variants: [.init("default", "")]) { _, _ in
             let first = Task { 1 }

@@ -118,6 +118,10 @@ struct simrun_task_state {
 /// 1 when task objects are read here (Linux, 64-bit), else 0.
 int simrun_task_state_readable(void);
 
+/// The return addresses on the calling thread's stack, innermost first (at most `capacity`); 0 where
+/// stacks are not read (not Linux). Where a blocking wait was made, for a deadlock to name it.
+int simrun_backtrace(const void *_Nullable *_Nonnull frames, int capacity);
+
 /// 1 when `job` is a task (its job kind), else 0.
 int simrun_job_is_task(const void *_Nonnull job);
 

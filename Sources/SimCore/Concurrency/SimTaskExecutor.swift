@@ -65,13 +65,15 @@ extension Simulation {
         return census
     }
 
-    /// `verdict`, with the tasks still suspended named when it is a hang (a deadlock, pending work, or
-    /// the `stays-in-simulation` oracle) and the run had Swift tasks; any other verdict as it is.
+    /// `verdict`, with the tasks still suspended named when it is a hang: a deadlock of a run with
+    /// Swift tasks or GCD work (a model's own lanes name themselves), pending work of a run with Swift
+    /// tasks, or the `stays-in-simulation` oracle. Any other verdict as it is.
     func namingSuspendedTasks(_ verdict: Verdict) -> Verdict {
         switch verdict {
         case .deadlock(let message):
-            guard let census = taskCensus else { return verdict }
-            return .deadlock(message + "; " + census.report())
+            if let census = taskCensus { return .deadlock(message + "; " + census.report()) }
+            guard dispatchCapture != nil else { return verdict }
+            return .deadlock(message + "; " + TaskCensus.noTasks)
         case .pending(let message):
             guard let census = taskCensus else { return verdict }
             return .pending(message + "; " + census.report())
