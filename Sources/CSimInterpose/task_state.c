@@ -13,7 +13,8 @@
 //   AsyncContext: Parent at 0, ResumeParent at 8.
 // `HangReportTests` pins each of these down, so a runtime that moves them fails `swift test`.
 // A task is only read while something holds it: simrun retains every heap task of a run until it is
-// seen complete (an `async let` child lives in its parent's frame and is checked after every job).
+// seen complete (an `async let` child lives in its parent's frame: it is checked after the job it
+// ends in, before its parent can run again).
 
 #include "CSimInterpose.h"
 

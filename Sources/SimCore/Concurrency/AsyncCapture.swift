@@ -243,7 +243,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         defer { drainCallers = nil }
         if !VirtualClocks.areVirtual { jobStartContinuous = ContinuousClock.now }
         if main { job.runMain() } else { job.runGlobal() }
-        simulation.taskCensus?.sweep()
+        simulation.taskCensus?.after(job: unsafeBitCast(job.job, to: UnsafeRawPointer.self))
     }
 
     // MARK: The end of a run

@@ -6,11 +6,14 @@ import CSimInterpose
 ///
 /// The runtime tells an executor neither that a task ended nor where a suspended task waits. The
 /// census holds each heap task of the run (the runtime's retain) from its first job until a check
-/// after some job finds it complete, then lets go of it; a hang reads the ones left from the runtime's
+/// after a job finds it complete (after the task's own job: that task; after any other job: every
+/// task), then lets go of it; a hang reads the ones left from the runtime's
 /// task object (CSimInterpose/task_state.c): its status (running, queued, what it depends on) and its
 /// resume function and async contexts, whose `ResumeParent` chain is the async frame chain, named with
-/// `CodeSymbol`. An `async let` child lives in its parent's frame and cannot be retained; it is checked
-/// after every job like the others, which finds it complete before its parent can end the scope.
+/// `CodeSymbol`. An `async let` child lives in its parent's frame and cannot be retained; it is
+/// checked like the others after the job it ends in (its own, or an actor's drain), before its
+/// parent can run again and end the scope. A task that ends inside another task's job
+/// (`Task.immediate`) is let go of at the next full check, or at the end of the run.
 /// Where the task layout is not read (not Linux, 64-bit) the census lists nothing and says so.
 final class TaskCensus {
     struct Entry {
@@ -40,8 +43,20 @@ final class TaskCensus {
         live.append(Entry(name: name, createdBy: createdBy, task: task, retained: retained))
     }
 
-    /// After a job: lets go of every task that has finished.
+    /// After a job: a tracked task's own job can only have finished that task (checked alone); any
+    /// other job (an actor's drain, which runs other tasks' jobs; a runtime job) may have finished
+    /// any, so every task is checked. The job is never read: it may be gone.
     @inline(__always)
+    func after(job: UnsafeRawPointer) {
+        guard !live.isEmpty else { return }
+        guard known.contains(job) else { return sweep() }
+        guard simrun_task_is_complete(job) == 1, let index = live.firstIndex(where: { $0.task == job }) else { return }
+        let entry = live.remove(at: index)
+        known.remove(job)
+        if entry.retained { simrun_task_release(job) }
+    }
+
+    /// Lets go of every task that has finished.
     func sweep() {
         guard !live.isEmpty else { return }
         var index = 0
