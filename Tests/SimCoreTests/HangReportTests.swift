@@ -126,6 +126,17 @@ import Testing
             "\(message)")
     }
 
+    /// Frames are the program's own by the module a mangled symbol names; the standard library's
+    /// substitutions and C symbols are not.
+    @Test func aFramesModuleIsReadFromItsMangledName() {
+        #expect(TaskCensus.module(ofMangled: "$s12SimScenarios13ProfileLoaderV4load2idSiSi_tYaF") == "SimScenarios")
+        #expect(TaskCensus.module(ofMangled: "_$s7SimCore10SimulationC3runAA9RunResultVyF") == "SimCore")
+        #expect(TaskCensus.module(ofMangled: "$ss23withCheckedContinuation") == "Swift")
+        #expect(TaskCensus.module(ofMangled: "$sScT5sleep3fory") == "Swift")
+        #expect(TaskCensus.module(ofMangled: "swift_task_create") == nil)
+        #expect(TaskCensus.module(ofMangled: "$s99Short") == nil)
+    }
+
     @Test func aRunThatDoesNotHangIsNotChangedByTheCensus() {
         let scenario = Scenario.async(name: "fine", summary: "", variants: [.init("default", "")]) { _, _ in
             let first = Task { 1 }
