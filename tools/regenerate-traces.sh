@@ -28,8 +28,10 @@ for scenario in $($bin list | awk '/^[a-z]/ {print $1}'); do
     # Races inside synchronous code are only reachable with lock preemption (issue #31).
     extra=()
     case "$scenario" in nslock-lost-cancel) extra=(--preempt) ;; esac
+    # The corpus is recorded as the build `corpus`, not as this release binary's build id: the tests
+    # replay it with the debug binary (`--build-label corpus`), which must count as the same build.
     log=$($bin fuzz "$scenario" --variant "$variant" --strategy pct --seeds '0..<1000' --jobs 2 --no-show \
-      "${extra[@]}" --out "$work/out" 2>/dev/null || true)
+      --build-label corpus "${extra[@]}" --out "$work/out" 2>/dev/null || true)
     found=$(ls "$work/out"/*.simtrace 2>/dev/null | head -1 || true)
     if [ -z "$found" ]; then echo "no failure found for $scenario/$variant" >&2; continue; fi
     name="$(basename "$found")"

@@ -16,6 +16,15 @@ import Testing
                 == "closure #1 in Autosave.schedule(after:)")
         #expect(CodeSymbol.readable("static (extension in ArgumentParser):ArgumentParser.AsyncMainProtocol.main() async -> ()") == "AsyncMainProtocol.main()")
         #expect(CodeSymbol.readable("simrun_code_symbols_readable") == "simrun_code_symbols_readable")
+        #expect(
+            CodeSymbol.readable("closure #2 in variable initialization expression of static SimScenarios.CaptureProbe.scenario : SimCore.Scenario")
+                == "closure #2 in CaptureProbe.scenario")
+        #expect(
+            CodeSymbol.readable("function signature specialization <Arg[3] = Dead> of static SimScenarios.CaptureProbe.dispatchProbe(_: SimCore.Simulation, _: Swift.String, _: Swift.Int) async -> ()")
+                == "CaptureProbe.dispatchProbe(_:_:_:)")
+        #expect(
+            CodeSymbol.readable("generic specialization <Swift.ContinuousClock> of (1) await resume partial function for M.Waiter.wait<A where A: Swift.Clock>(on: A) async -> ()")
+                == "Waiter.wait(on:)")
     }
 
     #if os(Linux)

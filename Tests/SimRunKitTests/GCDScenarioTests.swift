@@ -50,7 +50,9 @@ struct GCDScenarioTests {
             ["run", "gcd-semaphore-deadlock", "--seed", "0", "--strategy", "fifo"], in: directory)
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         #expect(
-            run.stdout.contains("deadlock: every lane blocked: main waits for DispatchSemaphore#1 (in dispatch.async)"),
+            run.stdout.contains(
+                "deadlock: every lane blocked: main waits for DispatchSemaphore#1 (in dispatch.async, in "
+                    + "GCDSemaphoreDeadlock.ThumbnailStore.thumbnail(for:)); suspended tasks: none (the run started no Swift task)"),
             "\(run.stdout)")
     }
 }

@@ -42,7 +42,8 @@ let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all, executable: Sim
         let scenario = try #require(builtinCorpus.scenario(of: trace))
         for variant in scenario.variants.map(\.name) {
             let report = try builtinCorpus.verdict(of: trace, variant: variant)
-            let cli = try SimrunProcess.run(["replay", trace.path, "--variant", variant, "--json"])
+            // Traces recorded by tools/regenerate-traces.sh name the build `corpus`: this build, here.
+            let cli = try SimrunProcess.run(["replay", trace.path, "--variant", variant, "--json", "--build-label", "corpus"])
             let document = try #require(
                 try? JSONValue(parsing: cli.stdout.split(separator: "\n").last.map(String.init) ?? ""),
                 "\(trace.name) on \(variant): \(cli.stdout)\(cli.stderr)")

@@ -85,6 +85,61 @@ int simrun_task_names_interposed(void);
 
 /// How many tasks were created through simrun's `swift_task_create` in this process.
 uint64_t simrun_task_creations(void);
+// MARK: - Task state (task_state.c, issue #30)
+//
+// A hang names the tasks still suspended: whether a task of the run has finished, runs, or waits, on
+// what, and the async frames it will resume in, read from the runtime's task object (Linux, 64-bit;
+// elsewhere `simrun_task_state_readable` is 0 and nothing is read).
+
+/// What a suspended task waits on (the runtime's dependency kinds).
+enum simrun_task_wait {
+    simrun_task_wait_unknown = 0,
+    simrun_task_wait_task = 1,
+    simrun_task_wait_continuation = 2,
+    simrun_task_wait_group = 3,
+    simrun_task_wait_enqueued = 4,
+};
+
+enum { simrun_task_max_frames = 24 };
+
+/// A task as read at one moment.
+struct simrun_task_state {
+    int complete;
+    int running;
+    int enqueued;
+    enum simrun_task_wait wait;
+    /// The awaited task (`wait` a task), else the runtime's object it waits on, or NULL.
+    const void *_Nullable waiting_on;
+    int frame_count;
+    /// Where the task resumes, then where each caller resumes, innermost first.
+    const void *_Nullable frames[simrun_task_max_frames];
+};
+
+/// 1 when task objects are read here (Linux, 64-bit), else 0.
+int simrun_task_state_readable(void);
+
+/// The return addresses on the calling thread's stack, innermost first (at most `capacity`); 0 where
+/// stacks are not read (not Linux). Where a blocking wait was made, for a deadlock to name it.
+int simrun_backtrace(const void *_Nullable *_Nonnull frames, int capacity);
+
+/// 1 when `job` is a task (its job kind), else 0.
+int simrun_job_is_task(const void *_Nonnull job);
+
+/// 1 when `task` is an `async let` child (allocated in its parent's frame, never retained), else 0.
+int simrun_task_is_async_let(const void *_Nonnull task);
+
+/// Keeps `task` alive (the runtime's retain) until `simrun_task_release`.
+void simrun_task_retain(const void *_Nonnull task);
+
+/// Lets go of a task kept by `simrun_task_retain`.
+void simrun_task_release(const void *_Nonnull task);
+
+/// 1 when `task` has finished, else 0.
+int simrun_task_is_complete(const void *_Nonnull task);
+
+/// Reads `task` into `state`; its frames only when `read_frames` is 1 and it neither runs nor is queued.
+void simrun_task_read(const void *_Nonnull task, int read_frames, struct simrun_task_state *_Nonnull state);
+
 // MARK: - Code symbols (symbols.c, issues #24 and #30)
 //
 // A code address named by the full symbol table (`.symtab`) of the object it lies in, read once per

@@ -235,7 +235,13 @@ final class CarrierSet: @unchecked Sendable {
         me.seq = me.jobSeq
         if pause == .ready { me.ordinal = sim.nextOrdinal(lane: lane, label: label) }
         paused.append(me)
-        sim.parkLane(lane, reason: description)
+        if pause == .ready {
+            sim.parkLane(lane, reason: description)
+        } else {
+            // A wait that may never end: a deadlock names the program's own function that waits.
+            let site = WaitSite.here()
+            sim.parkLane(lane, reason: { "\(description()), \(site)" })
+        }
         sim.currentLaneIndex = -1
         sim.currentJobEvent = 0
         pausedLoop(me)

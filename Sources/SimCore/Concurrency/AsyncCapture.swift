@@ -101,6 +101,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         if let known = entry(of: job.taskID) { return (known, false) }
         let name: String
         let creator = currentTaskName
+        let jobIndex = max(1, jobCounts[creator] ?? 0)
+        let creatingJob = jobIndex == 1 ? creator : "\(creator)@\(jobIndex)"
         if names.isEmpty {
             name = "task"  // the scenario's body
         } else if let given = TaskNames.creating {
@@ -115,8 +117,6 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             givenNameCounts[given] = seen
             name = candidate
         } else {
-            let jobIndex = max(1, jobCounts[creator] ?? 0)
-            let creatingJob = jobIndex == 1 ? creator : "\(creator)@\(jobIndex)"
             let ordinal = (childCounts[creatingJob] ?? 0) + 1
             childCounts[creatingJob] = ordinal
             var candidate = "\(creatingJob).\(ordinal)"
@@ -132,6 +132,9 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         usedNames.insert(name)
         ExecutorCapture.register(job.taskID, to: self)
         simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : creator)])
+        simulation.census.track(
+            unsafeBitCast(job.job, to: UnsafeRawPointer.self), name: name,
+            createdBy: names.count == 1 ? "the scenario" : "job \(creatingJob)")
         return (entry, true)
     }
 
@@ -300,6 +303,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         defer { inDrain = false }
         if !VirtualClocks.areVirtual { jobStartContinuous = ContinuousClock.now }
         if main { job.runMain() } else { job.runGlobal() }
+        simulation.taskCensus?.after(job: unsafeBitCast(job.job, to: UnsafeRawPointer.self))
     }
 
     // MARK: The end of a run
@@ -316,6 +320,9 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             }
         }
         let seen = escapes.withLock { $0 }
+        if !seen.isEmpty {
+            simulation.taskCensus?.framesNotRead = "work of this run ran outside the simulation: its frames may be moving"
+        }
         if let first = seen.first {
             return "work escaped the simulation: \(first)"
                 + (seen.count > 1 ? " and \(seen.count - 1) more" : "")

@@ -20,8 +20,10 @@ public final class SimTaskExecutor: TaskExecutor, @unchecked Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
+        let simulation = simulation
         simulation.post(lane, label) {
             unownedJob.runSynchronously(on: executor)
+            simulation.taskCensus?.after(job: unsafeBitCast(unownedJob, to: UnsafeRawPointer.self))
         }
     }
 }
@@ -45,10 +47,40 @@ extension Simulation {
         let number = nextTaskNumber
         liveTasks[number] = laneName
         emit("task.spawn", laneName)
-        return Task(name: laneName, executorPreference: executor) {
+        let task = Task(name: laneName, executorPreference: executor) {
             await body()
             self.liveTasks[number] = nil
             self.emit("task.end", laneName)
+        }
+        // A `Task` is its runtime task object: the census keeps it until it finishes.
+        census.track(unsafeBitCast(task, to: UnsafeRawPointer.self), name: laneName, createdBy: "simulation.spawn")
+        return task
+    }
+
+    /// The run's task census, made on first use.
+    var census: TaskCensus {
+        if let census = taskCensus { return census }
+        let census = TaskCensus()
+        taskCensus = census
+        return census
+    }
+
+    /// `verdict`, with the tasks still suspended named when it is a hang: a deadlock of a run with
+    /// Swift tasks or GCD work (a model's own lanes name themselves), pending work of a run with Swift
+    /// tasks, or the `stays-in-simulation` oracle. Any other verdict as it is.
+    func namingSuspendedTasks(_ verdict: Verdict) -> Verdict {
+        switch verdict {
+        case .deadlock(let message):
+            if let census = taskCensus { return .deadlock(message + "; " + census.report()) }
+            guard dispatchCapture != nil else { return verdict }
+            return .deadlock(message + "; " + TaskCensus.noTasks)
+        case .pending(let message):
+            guard let census = taskCensus else { return verdict }
+            return .pending(message + "; " + census.report())
+        case .fail(let oracle, let message) where oracle == "stays-in-simulation":
+            return .fail(oracle: oracle, message: message + "; " + (taskCensus?.report() ?? TaskCensus.noTasks))
+        default:
+            return verdict
         }
     }
 

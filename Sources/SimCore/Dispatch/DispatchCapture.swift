@@ -313,9 +313,10 @@ final class DispatchCapture {
         let lane = simulation.currentLane
         let who = lane.map { simulation.symbols[$0.name] } ?? "the scenario's set-up"
         let job = simulation.symbols[simulation.currentJobLabel]
-        let reason = "\(what) (in \(job))"
+        // The user's function that waits is named only if a deadlock report asks.
+        let site = WaitSite.here()
         let parked = lane.map { simulation.isParked($0) } ?? true
-        if let lane, !parked { simulation.park(lane, reason: reason) }
+        if let lane, !parked { simulation.park(lane, describedBy: { "\(what) (in \(job), \(site))" }) }
         waits.append(Wait(who: who, what: what))
         simulation.emit("dispatch.wait", what)
         defer {

@@ -40,7 +40,8 @@ extension Simulation {
                 break
             }
         }
-        let final = verdict ?? checkAtEnd() ?? .pass
+        let final = namingSuspendedTasks(verdict ?? checkAtEnd() ?? .pass)
+        taskCensus?.releaseAll()
         if final != .pass {
             currentLaneIndex = -1
             var fields = EventFields()

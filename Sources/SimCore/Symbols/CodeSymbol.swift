@@ -44,22 +44,42 @@ package struct CodeSymbol: Sendable, Hashable {
     /// `function` for a demangled symbol (separate from lookup so it can be checked on any text).
     package static func readable(_ demangled: String) -> String {
         var text = Substring(demangled)
-        // "(1) suspend resume partial function for …": the runtime's split of an async function.
-        if text.hasPrefix("("), let close = text.firstIndex(of: ")"),
-            text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber)
-        {
-            text = text[text.index(after: close)...].drop(while: { $0 == " " })
-        }
         let wrappers = [
             "suspend resume partial function for ", "await resume partial function for ",
             "resume partial function for ", "partial apply for ", "partial apply forwarder for ",
             "async function pointer to ", "merged ", "static ", "dispatch thunk of ", "@objc ",
+            "variable initialization expression of ",
         ]
         var stripped = true
         while stripped {
             stripped = false
             for wrapper in wrappers where text.hasPrefix(wrapper) {
                 text = text.dropFirst(wrapper.count)
+                stripped = true
+            }
+            // "(1) suspend resume partial function for …": the runtime's split of an async function.
+            if text.hasPrefix("("), let close = text.firstIndex(of: ")"),
+                text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber)
+            {
+                text = text[text.index(after: close)...].drop(while: { $0 == " " })
+                stripped = true
+            }
+            // An optimised build's copies: "function signature specialization <Arg[3] = Dead> of …",
+            // "generic specialization <Swift.Int> of …".
+            for specialization in ["function signature specialization <", "generic specialization <"]
+            where text.hasPrefix(specialization) {
+                var depth = 0
+                var index = text.index(text.startIndex, offsetBy: specialization.count - 1)
+                while index < text.endIndex {
+                    if text[index] == "<" { depth += 1 }
+                    if text[index] == ">" && !text[..<index].hasSuffix("-") {
+                        depth -= 1
+                        if depth == 0 { break }
+                    }
+                    index = text.index(after: index)
+                }
+                guard index < text.endIndex, text[text.index(after: index)...].hasPrefix(" of ") else { break }
+                text = text[text.index(index, offsetBy: 5)...]
                 stripped = true
             }
         }
@@ -77,7 +97,12 @@ package struct CodeSymbol: Sendable, Hashable {
 
     /// `M.T.f(a: Swift.Int, _: Swift.String) async throws -> X` → `T.f(a:_:)`.
     private static func callable(_ text: Substring) -> String {
-        guard let open = text.firstIndex(of: "(") else { return dropModule(text) }
+        guard let open = text.firstIndex(of: "(") else {
+            // A stored property's initializer: `M.T.scenario : M.Scenario` → `T.scenario`.
+            var index = text.startIndex
+            while index < text.endIndex, !text[index...].hasPrefix(" : ") { index = text.index(after: index) }
+            return dropModule(text[..<index])
+        }
         var depth = 0
         var closed = false
         var labels: [String] = []
@@ -101,7 +126,7 @@ package struct CodeSymbol: Sendable, Hashable {
             if closed { break }
             index = text.index(after: index)
         }
-        let name = dropModule(text[..<open])
+        let name = dropModule(withoutGenericClauses(text[..<open]))
         let selector = labels.compactMap { argument -> String? in
             let trimmed = argument.drop(while: { $0 == " " })
             if trimmed.isEmpty { return nil }
@@ -109,6 +134,25 @@ package struct CodeSymbol: Sendable, Hashable {
             return "\(trimmed[..<colon]):"
         }
         return "\(name)(\(selector.joined()))"
+    }
+
+    /// `M.Waiter.wait<A where A: Swift.Clock>` → `M.Waiter.wait`: every `<…>` group left out.
+    private static func withoutGenericClauses(_ name: Substring) -> Substring {
+        guard name.contains("<") else { return name }
+        var result = ""
+        var depth = 0
+        var previous: Character = " "
+        for character in name {
+            if character == "<" {
+                depth += 1
+            } else if character == ">" && previous != "-" && depth > 0 {
+                depth -= 1
+            } else if depth == 0 {
+                result.append(character)
+            }
+            previous = character
+        }
+        return Substring(result)
     }
 
     /// `SimScenarios.ProfileLoader.load` → `ProfileLoader.load`.
