@@ -4,8 +4,11 @@
 # Run after any change that alters events or digests (the regression tests say when).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product simrun >/dev/null
-bin=.build/release/simrun
+# The debug build, as `swift test` replays the corpus with it: task identities are the same in every
+# build configuration, but an actor call's method is named from the async functions the optimizer
+# may merge (`actor.call … method=`), so a release recording can differ from a debug replay there.
+swift build --product simrun >/dev/null
+bin=.build/debug/simrun
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -16,6 +16,14 @@ import Testing
                 == "closure #1 in Autosave.schedule(after:)")
         #expect(CodeSymbol.readable("static (extension in ArgumentParser):ArgumentParser.AsyncMainProtocol.main() async -> ()") == "AsyncMainProtocol.main()")
         #expect(CodeSymbol.readable("simrun_code_symbols_readable") == "simrun_code_symbols_readable")
+        // A closure in a stored variable's initializer (a scenario's body): the variable, without its type.
+        #expect(
+            CodeSymbol.readable(
+                "closure #1 @Sendable (SimCore.Simulation, Swift.String) async -> () in variable initialization expression of static SimScenarios.ActorReentrancyCache.scenario : SimCore.Scenario"
+            ) == "closure #1 in ActorReentrancyCache.scenario")
+        #expect(
+            CodeSymbol.readable("closure #2 () async -> () in variable initialization expression of SimRunKitTests.(taskRace in _6F1C2A0B9D) : SimCore.Scenario")
+                == "closure #2 in taskRace")
     }
 
     #if os(Linux)

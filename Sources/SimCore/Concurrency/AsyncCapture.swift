@@ -93,18 +93,19 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             }
             givenNameCounts[given] = seen
             name = candidate
+        } else if let site = TaskNames.creatingSite {
+            // Where it was made: its creator, the creation site, and an ordinal per (creator, site), so
+            // a task made elsewhere, even earlier in the same job, renames no other.
+            let made = "\(creator)>\(site)"
+            let ordinal = (childCounts[made] ?? 0) + 1
+            childCounts[made] = ordinal
+            name = unused("\(made).\(ordinal)")
         } else {
             let jobIndex = max(1, jobCounts[creator] ?? 0)
             let creatingJob = jobIndex == 1 ? creator : "\(creator)@\(jobIndex)"
             let ordinal = (childCounts[creatingJob] ?? 0) + 1
             childCounts[creatingJob] = ordinal
-            var candidate = "\(creatingJob).\(ordinal)"
-            var repeated = 1
-            while usedNames.contains(candidate) {  // a task was given this name with Task(name:)
-                repeated += 1
-                candidate = "\(creatingJob).\(ordinal)#\(repeated)"
-            }
-            name = candidate
+            name = unused("\(creatingJob).\(ordinal)")
         }
         let entry = TaskEntry(name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name))
         names[job.taskID] = entry
@@ -112,6 +113,17 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         ExecutorCapture.register(job.taskID, to: self)
         simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : creator)])
         return (entry, true)
+    }
+
+    /// `name`, or `name#2`, `name#3`, … when a task was given it with `Task(name:)`: one task per lane.
+    private func unused(_ name: String) -> String {
+        var candidate = name
+        var repeated = 1
+        while usedNames.contains(candidate) {
+            repeated += 1
+            candidate = "\(name)#\(repeated)"
+        }
+        return candidate
     }
 
     /// While an actor's drain job runs: the tasks whose calls it has been seen running so far.
@@ -128,20 +140,32 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         return name
     }
 
+    /// While an actor's drain job runs: the task that scheduled it and the method it called then.
+    private var drainOwnerMethod: (caller: String, method: String)?
+
     /// Inside a drain job, names the task whose actor call runs now (once per task and drain job) with
-    /// an `actor.call` event on the drain's lane, and the actor's type (`actor=`, read from the drain
-    /// job): the drain is named after the caller that scheduled it, but it runs every call queued on
-    /// the actor meanwhile. The runtime shows an executor no method; a call is seen when it enqueues or
-    /// creates something (its return hop to the caller's executor at the latest).
+    /// an `actor.call` event on the drain's lane, the actor's type (`actor=`, read from the drain
+    /// job) and the method (`method=`, named by the task's resume function when it is the actor's):
+    /// the drain is named after the caller that scheduled it, but it runs every call queued on the
+    /// actor meanwhile. A call is seen when it enqueues or creates something (its return hop to the
+    /// caller's executor at the latest, when the task already resumes in its caller: then the method
+    /// seen as the drain was scheduled names it, for the caller that scheduled it).
     private func noteActorCaller() {
         guard drainCallers != nil else { return }
         let id = ExecutorCapture.currentTaskID
         guard id != 0, let caller = names[id]?.name, drainCallers?.contains(caller) == false else { return }
         drainCallers?.append(caller)
-        if let actor = drainActor {
-            simulation.emit("actor.call", caller, ["actor": .text(actor)])
-        } else {
+        guard let actor = drainActor else {
             simulation.emit("actor.call", caller)
+            return
+        }
+        let method =
+            ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: actor)
+            ?? (drainOwnerMethod?.caller == caller ? drainOwnerMethod?.method : nil)
+        if let method {
+            simulation.emit("actor.call", caller, ["actor": .text(actor), "method": .text(method)])
+        } else {
+            simulation.emit("actor.call", caller, ["actor": .text(actor)])
         }
     }
 
@@ -163,9 +187,15 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
             let owner = caller
             let actor = job.drainedActorType.map(actorName)
+            // A caller that hopped to the idle actor resumes in the method it called.
+            let method = actor.flatMap { ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: $0) }
             simulation.post(lane, labelActor) { [unowned self] in
                 drainActor = actor
-                defer { drainActor = nil }
+                drainOwnerMethod = method.map { (owner, $0) }
+                defer {
+                    drainActor = nil
+                    drainOwnerMethod = nil
+                }
                 run(job, as: owner, main: false, isTaskJob: false)
             }
             return
@@ -269,15 +299,62 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 }
 
-/// On carriers a job can pause mid-way while others run: its task name and drain callers come back
-/// with it.
+/// On carriers a job can pause mid-way while others run: its task name, drain callers, actor and
+/// method come back with it.
 extension AsyncCapture: CarrierJobContext {
-    func saveJobContext() -> Any { (running, drainCallers, jobStartContinuous) }
+    func saveJobContext() -> Any { SavedJob(running, drainCallers, drainActor, drainOwnerMethod, jobStartContinuous) }
 
     func restoreJobContext(_ saved: Any) {
-        guard let (task, callers, start) = saved as? (String, [String]?, ContinuousClock.Instant) else { return }
-        running = task
-        drainCallers = callers
-        jobStartContinuous = start
+        guard let saved = saved as? SavedJob else { return }
+        (running, drainCallers, drainActor, drainOwnerMethod, jobStartContinuous) =
+            (saved.running, saved.callers, saved.actor, saved.ownerMethod, saved.start)
+    }
+
+    private struct SavedJob {
+        let running: String
+        let callers: [String]?
+        let actor: String?
+        let ownerMethod: (caller: String, method: String)?
+        let start: ContinuousClock.Instant
+        init(
+            _ running: String, _ callers: [String]?, _ actor: String?, _ ownerMethod: (caller: String, method: String)?,
+            _ start: ContinuousClock.Instant
+        ) {
+            (self.running, self.callers, self.actor, self.ownerMethod, self.start) =
+                (running, callers, actor, ownerMethod, start)
+        }
+    }
+}
+
+/// The method of an actor a task's resume function is part of, named once per function (per process).
+package enum ActorMethod {
+    private static let known = Mutex<[UInt: String]>([:])
+
+    /// `load(id:)` when one of `functions` (innermost first) is a part of `actor`'s method
+    /// `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil when none is a
+    /// method of it, or where they cannot be named.
+    static func resumed(in functions: [UnsafeRawPointer], of actor: String) -> String? {
+        for function in functions {
+            let key = UInt(bitPattern: function)
+            let name: String
+            if let found = known.withLock({ $0[key] }) {
+                name = found
+            } else {
+                name = CodeSymbol.at(function)?.function ?? ""
+                known.withLock { $0[key] = name }
+            }
+            if let method = method(of: actor, in: name) { return method }
+        }
+        return nil
+    }
+
+    /// The member of `actor` that `function` (`ProfileCache.load(id:)`, `App.ProfileCache.load(id:)`)
+    /// names, or nil when it names no member of it (a closure, another type's function).
+    package static func method(of actor: String, in function: String) -> String? {
+        if function.hasPrefix(actor + ".") { return String(function.dropFirst(actor.count + 1)) }
+        guard let range = function.firstRange(of: "." + actor + "."), !function.hasPrefix("closure #"),
+            !function.hasPrefix("implicit closure #")
+        else { return nil }
+        return String(function[range.upperBound...])
     }
 }
