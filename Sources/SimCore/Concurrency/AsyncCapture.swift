@@ -4,19 +4,19 @@ import Synchronization
 /// lane of the simulation, turns sleeps into timers on the virtual clock, and turns work that left
 /// the run into findings.
 ///
-/// Identities are stable: the scenario's body is the task `task`; a task is named after the job that
-/// created it — the k-th task created during the j-th job of task `N` is `N.k` when j is 1 and `N@j.k`
-/// after (`Task {}`, `Task.detached`, task-group children alike) — so a task added in another job, or
-/// in another task, renames no one. The creator is the task the runtime says is current, also inside
-/// an actor's drain job (which runs other tasks' jobs than the one that scheduled it). A task made
-/// with `Task(name:)` is named by its name instead (`TaskNames`: read as the task is created, where
-/// the platform lets simrun read it), so adding any other task renames no named one; an unnamed task
-/// added earlier in the same job still shifts the ordinals of the unnamed ones after it (the runtime
-/// shows no creation site that stays the same across builds). A task's jobs run on the lane of its name; its main-actor jobs run on the `main`
-/// lane with its name as their label; an actor's drain job runs on a lane of its own, `N/actor` then
-/// `N/actor#2`, … after the task `N` that scheduled it (the caller whose hop to the idle actor needed
-/// it); a sleep's timer fires on the lane of the task that slept. Runtime task ids are only keys for
-/// live tasks, never recorded.
+/// Identities are stable (`TaskNames`, the "Task identities" article): the scenario's body is the
+/// task `task`; a task made with `Task(name:)` is named by its name; another task is named by where
+/// it was made, its creator, the closure it runs and an ordinal per (creator, closure)
+/// (`task>Loader.scenario{1}{3}.1`), so a task added anywhere else, even earlier in the same job,
+/// renames no one. Where closures cannot be named (`TaskNames.creationSitesAreRead` false) a task is
+/// named after the job that created it: the k-th task created during the j-th job of task `N` is
+/// `N.k` when j is 1 and `N@j.k` after. The creator is the task the runtime says is current, also
+/// inside an actor's drain job (which runs other tasks' jobs than the one that scheduled it). A
+/// task's jobs run on the lane of its name; its main-actor jobs run on the `main` lane with its name
+/// as their label; an actor's drain job runs on a lane of its own, `N/actor` then `N/actor#2`, …
+/// after the task `N` that scheduled it (the caller whose hop to the idle actor needed it); a sleep's
+/// timer fires on the lane of the task that slept. Runtime task ids are only keys for live tasks,
+/// never recorded.
 final class AsyncCapture: JobRouter, @unchecked Sendable {
     unowned let simulation: Simulation
     let route: CaptureRoute
@@ -28,7 +28,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     /// This run's tasks by runtime task id: name, lane, and the name as a label on `main`.
     private var names: [UInt64: TaskEntry] = [:]
-    /// Tasks created so far in each job (by `N` or `N@j`), for the next child's ordinal.
+    /// Tasks created so far in each job (by `N` or `N@j`) or from each closure (by `N>closure`), for the
+    /// next child's ordinal.
     private var childCounts: [String: Int] = [:]
     /// Tasks created so far with each `Task(name:)` name, for the `#k` of a repeated name.
     private var givenNameCounts: [String: Int] = [:]
