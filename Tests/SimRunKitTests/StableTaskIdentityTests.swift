@@ -157,6 +157,29 @@ private final class RaceFlags: @unchecked Sendable {
         }
     }
 
+    /// A task's name is the same in the `simrun` executable and in this test process (the closure's
+    /// symbol, never an address): a trace `simrun` recorded replays here event for event, actor calls
+    /// and their methods included.
+    @Test func aTraceRecordedBySimrunReplaysIdenticallyInTheTestProcess() throws {
+        let directory = try makeTemporaryDirectory("identity-process")
+        let path = directory.appendingPathComponent("cache.simtrace").path
+        let recorded = try SimrunProcess.run([
+            "run", "actor-reentrancy-cache", "--variant", "buggy", "--seed", "1", "--strategy", "random", "--out", path,
+        ])
+        #expect(recorded.status == ExitStatus.failure, "\(recorded.stdout)\(recorded.stderr)")
+        let console = Console(capturing: true)
+        let status = SimRun.run(
+            arguments: ["replay", path], scenarios: [ActorReentrancyCache.scenario], console: console)
+        // Identical (exit 0: the same events, the same failure as recorded).
+        #expect(status == ExitStatus.ok, "\(console.capturedOutput)")
+        #expect(console.capturedOutput.contains(": identical"), "\(console.capturedOutput)")
+        let shown = Console(capturing: true)
+        _ = SimRun.run(arguments: ["show", path], scenarios: [ActorReentrancyCache.scenario], console: shown)
+        if TaskNames.creationSitesAreRead {
+            #expect(shown.capturedOutput.contains("task.create task>ActorReentrancyCache.scenario{1}{3}.1"))
+        }
+    }
+
     @Test(arguments: ["extra", "extra-elsewhere"])
     func aTraceReplayedWithAnUnrelatedTaskAddedFollowsEveryDecision(_ variant: String) throws {
         let (status, output) = try replay(recorded: "buggy", on: variant)
