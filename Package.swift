@@ -20,8 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The process layer (SimEngine/Isolation), on Linux and macOS alike: children run to the end
-        // through swift-subprocess (without its Foundation trait), descriptors and Errno messages
-        // through swift-system.
+        // through swift-subprocess (without its Foundation trait); descriptors, reads and writes
+        // (EINTR retried there, `SystemIO`) and Errno messages through swift-system.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation --target SimCore` (and SimTesting): the DocC catalogs.
@@ -49,7 +49,9 @@ let package = Package(
             name: "SimCore",
             dependencies: ["CSimInterpose", .product(name: "HeapModule", package: "swift-collections")]
         ),
-        .target(name: "SimTrace", dependencies: ["SimCore", "CZstd"]),
+        .target(
+            name: "SimTrace",
+            dependencies: ["SimCore", "CZstd", .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "SimModels", dependencies: ["SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
         // SCTBench's programs ported to the kernel (`simrun list --group sctbench`), apart from the app scenarios.
@@ -69,6 +71,7 @@ let package = Package(
             dependencies: [
                 "SimCore", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "CZstd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Swift Testing integration: explore a scenario from a @Test, replay a Traces/ corpus.
@@ -108,7 +111,11 @@ let package = Package(
             dependencies: ["CAllocCount", "SimRunKit", "SimEngine", "SimTrace", "SimCore", "SimTestSupport"]
         ),
         .testTarget(name: "SimCoreTests", dependencies: ["SimCore", "SimTestSupport"]),
-        .testTarget(name: "SimTraceTests", dependencies: ["SimTrace", "SimCore", "SimTestSupport"]),
+        .testTarget(
+            name: "SimTraceTests",
+            dependencies: [
+                "SimTrace", "SimCore", "SimTestSupport", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .testTarget(name: "SimModelsTests", dependencies: ["SimModels", "SimCore", "SimTestSupport"]),
         .testTarget(
             name: "SimScenariosTests",

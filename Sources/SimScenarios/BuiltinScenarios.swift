@@ -2,7 +2,14 @@ import SimCore
 
 /// The scenarios that ship with simrun, in the order `simrun list` shows them.
 public enum BuiltinScenarios {
-    /// Every built-in scenario: what `simrun` runs and `simrun list` shows.
+    /// The group of the scenarios that check simrun itself (`simrun list --group fixtures`): the
+    /// capture and carrier matrices' probes, which the SimCore articles tell a user to run to check a
+    /// construct on their platform, and `unruly-counter`, whose models trap, read real time or never
+    /// stop on purpose. Runnable by name like any scenario; not among the app scenarios `simrun list`
+    /// shows, since none of them is a bug of app code.
+    package static let fixtures = "fixtures"
+
+    /// Every built-in scenario: what `simrun` runs (`simrun list` shows those without a group).
     public static let all: [Scenario] = [
         LostInputNavigation.scenario,
         ElementUpdateReentrancy.scenario,
@@ -48,4 +55,13 @@ public enum BuiltinScenarios {
         // What lock preemption sees (the CarriersAndPreemption article's matrix).
         CarrierProbe.scenario,
     ]
+}
+
+extension Scenario {
+    /// This scenario in `group` (listed by `simrun list --group GROUP` only).
+    func inGroup(_ group: String) -> Scenario {
+        var grouped = self
+        grouped.group = group
+        return grouped
+    }
 }

@@ -50,7 +50,7 @@ public enum CaptureProbe {
         ),
     ]
 
-    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
+    /// The scenario: its variants, set-up and oracles (`simrun list --group fixtures` shows its summary).
     public static let scenario = Scenario.async(
         name: "capture-probe",
         summary: "one Swift concurrency construct per variant: passes when captured, fails when it escapes",
@@ -61,7 +61,7 @@ public enum CaptureProbe {
         let log = ProbeLog()
         simulation.atEnd("captured") { log.verdict() }
         await probe(variant, simulation, log)
-    }
+    }.inGroup(BuiltinScenarios.fixtures)
 
     static func probe(_ variant: String, _ simulation: Simulation, _ log: ProbeLog) async {
         let sim = SimulationRef(simulation)

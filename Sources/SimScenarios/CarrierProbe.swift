@@ -45,7 +45,7 @@ public enum CarrierProbe {
             "preempted", points > 0,
             "\(variant): no lock operation was a scheduling point (\(simulation.carrierMode) mode: "
                 + (simulation.carrierMode == .preemptLocks ? "invisible to preemption)" : "run it with --preempt)"))
-    }
+    }.inGroup(BuiltinScenarios.fixtures)
 
     /// Runs the construct; returns how many of *its own* lock operations were scheduling points (counted
     /// around each synchronous use, so the runtime's locks of `Task {}` and `await` do not count).

@@ -15,7 +15,7 @@ import SimCore
 /// Every variant keeps counter-race's lost update (two workers read, then write back read + 1), so
 /// fuzzing finds a failure; what differs is how each variant misbehaves around it.
 public enum UnrulyCounter {
-    /// The scenario: its variants, set-up and oracles (`simrun list` shows its summary).
+    /// The scenario: its variants, set-up and oracles (`simrun list --group fixtures` shows its summary).
     public static let scenario = Scenario(
         name: "unruly-counter",
         summary: "counter-race with models that trap, read the wall clock, use Set order or never stop",
@@ -89,5 +89,5 @@ public enum UnrulyCounter {
         simulation.atEnd("no lost update") {
             counter.value == workers.count ? nil : "counter is \(counter.value) after \(workers.count) increments"
         }
-    }
+    }.inGroup(BuiltinScenarios.fixtures)
 }

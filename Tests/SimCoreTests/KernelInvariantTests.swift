@@ -177,3 +177,33 @@ func pickOnce(_ strategy: any Strategy, lanes: [LaneID], step: Int, symbols: Sym
             ReadySet(buffer: buffer, fifoIndex: 0, continuingIndex: nil, step: step, symbols: symbols))
     }
 }
+
+/// The ready list's invariants (debug builds): a lane is listed once, in lane order, and the entry
+/// taken is the lane's.
+@Suite(.enabled(if: isDebugBuild, "assertions are compiled out of release builds"))
+struct ReadyListInvariantTests {
+    @Test func aLaneListedTwiceTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+            let a = simulation.lane("a")
+            simulation.post(a, .empty) {}
+            _ = simulation.collectCandidates()
+            // The lane is listed already; telling the list it just became ready lists it twice.
+            simulation.laneGainedJob(a.index)
+        }
+        expectStandardError(result, contains: "ready list: lane 0 listed twice or out of lane order")
+    }
+
+    @Test func takingAnotherLanesEntryTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let simulation = Simulation(seed: 0, strategy: FIFOStrategy())
+            let a = simulation.lane("a")
+            let b = simulation.lane("b")
+            simulation.post(a, .empty) {}
+            simulation.post(b, .empty) {}
+            _ = simulation.collectCandidates()
+            simulation.laneLostHead(at: 0, lane: Int(b.index))
+        }
+        expectStandardError(result, contains: "ready list: entry 0 of 2 is not lane 1")
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import SimCore
+import SimScenarios
 import SimTestSupport
 import SimTrace
 import Testing
@@ -50,5 +51,66 @@ private let eitherFirst = Scenario(
             options: .init(directory: directory.path, shrink: false, isolation: .inProcess)
         ).run()
         #expect(again.findings.map(\.path) == result.findings.map(\.path))
+    }
+}
+
+/// What an observer heard, in order.
+private final class HeardCampaign: FindingCampaignObserver, @unchecked Sendable {
+    // @unchecked: `saved` and `schedulesFinished` come from the thread that runs the campaign;
+    // `progress` is not recorded.
+    var events: [String] = []
+    func schedulesFinished(_ report: Fuzzer.Report) { events.append("finished \(report.schedules)") }
+    func saved(_ finding: SavedFinding) { events.append("saved \(finding.seed)") }
+}
+
+/// The campaign path end to end in the engine, with no command line: a finding saved, shrunk toward
+/// fifo, re-checked, and its saved trace given the same verdict by the engine's replay; and an
+/// in-order strategy's campaign (one strategy object from run to run) going through the same call.
+@Suite struct FindingCampaignShrinkTests {
+    @Test func aFindingIsSavedShrunkAndRecheckedAndItsTraceReplaysIdentical() throws {
+        let directory = try makeTemporaryDirectory("finding-campaign-shrink")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Noise lanes make the found schedule longer than it needs to be: shrinking has work to do.
+        let plan = RunPlan(
+            scenario: LostInputNavigation.scenario, variant: "buggy", strategy: .campaignDefault, noise: 3)
+        let observer = HeardCampaign()
+        let result = try FindingCampaign(
+            plan: plan, configuration: Fuzzer.Configuration(seeds: 0..<200, jobs: 1),
+            options: .init(directory: directory.path, shrink: true, isolation: .inProcess)
+        ).run(observer: observer)
+        let finding = try #require(result.findings.first)
+        #expect(result.findings.count == 1 && finding.kind == .failure && finding.problem == nil)
+        // The observer heard the schedules end, then the one finding.
+        #expect(observer.events == ["finished \(result.report.schedules)", "saved \(finding.seed)"])
+        guard case .shrunk(let report) = finding.shrink else {
+            Issue.record("not shrunk: \(String(describing: finding.shrink))")
+            return
+        }
+        #expect(report.after.nonFifo < report.before.nonFifo, "\(report.line)")
+        #expect(finding.decisions.saved == report.after.decisions)
+        #expect(finding.replay == .identical)
+        #expect(FailureSignature(finding.verdict).matches(finding.foundVerdict))
+        let path = try #require(finding.path)
+        let catalog = ScenarioCatalog([LostInputNavigation.scenario])
+        #expect(try TraceReplay.decide(ReplayRequest(trace: path), catalog: catalog).verdict == .identical)
+        #expect(try TraceInput(path: path).header.seed == finding.seed)
+    }
+
+    @Test func anInOrderCampaignEndsInSavedFindingsThroughTheSameCall() throws {
+        let directory = try makeTemporaryDirectory("finding-campaign-in-order")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = RunPlan(
+            scenario: LostInputNavigation.scenario, variant: "buggy", strategy: try #require(StrategySpec(parsing: "surw")))
+        #expect(plan.strategy.campaignShape == .inOrder)
+        let result = try FindingCampaign(
+            plan: plan, configuration: Fuzzer.Configuration(seeds: 0..<100, jobs: 2),
+            options: .init(directory: directory.path, shrink: false, isolation: .inProcess)
+        ).run()
+        let finding = try #require(result.findings.first)
+        #expect(finding.kind == .failure && finding.replay == .identical && finding.problem == nil)
+        // In order: the campaign stopped at its first failure, the run of that seed.
+        #expect(result.report.schedules == Int(finding.seed) + 1)
+        #expect(result.report.learning != nil)
+        #expect(try TraceInput(path: try #require(finding.path)).footer?.verdict == finding.foundVerdict)
     }
 }

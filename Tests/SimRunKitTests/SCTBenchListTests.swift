@@ -18,7 +18,7 @@ import Testing
     @Test func anUnknownGroupIsAUsageError() {
         let (status, output) = simrun(["list", "--group", "nope"])
         #expect(status == 64)
-        #expect(output.contains("no scenario group 'nope' (groups: sctbench)"))
+        #expect(output.contains("no scenario group 'nope' (groups: fixtures, sctbench)"))
     }
 
     @Test func aBenchmarkFuzzesFromTheCommandLineAndReportsItsDeadlock() throws {
@@ -50,5 +50,22 @@ import Testing
         let alone = try firstFailure(strategy, jobs: 1)
         #expect(alone.hasPrefix("FAIL at seed"))
         #expect(try firstFailure(strategy, jobs: 3) == alone)
+    }
+}
+
+/// simrun's own fixtures (the capture and carrier probes, unruly-counter) are not app scenarios:
+/// `simrun list` leaves them out, `--group fixtures` lists them, and they still run by name.
+@Suite struct FixtureListTests {
+    @Test func theFixturesAreListedInTheirGroupOnlyAndRunByName() {
+        let fixtures = ["unruly-counter", "capture-probe", "carrier-probe"]
+        let (_, plain) = simrun(["list"])
+        for name in fixtures { #expect(!plain.contains(name), "\(name) in `simrun list`") }
+        let (status, grouped) = simrun(["list", "--group", "fixtures"])
+        #expect(status == 0)
+        for name in fixtures { #expect(grouped.contains(name), "\(name) not in `simrun list --group fixtures`") }
+        #expect(!grouped.contains("lost-input-navigation"))
+        let (runStatus, run) = simrun(["run", "unruly-counter", "--variant", "set-order", "--seed", "1"])
+        #expect(runStatus == 0 || runStatus == 1, "\(run)")
+        #expect(run.contains("unruly-counter/set-order seed 1"), "\(run)")
     }
 }

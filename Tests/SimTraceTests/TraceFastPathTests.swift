@@ -1,3 +1,4 @@
+import Foundation
 import SimCore
 import Testing
 
@@ -129,6 +130,138 @@ import Testing
                 #expect(decisions == run.decisions)
             }
             #expect(try reader.nextAdjacentEvent(into: &event) == false)
+        }
+    }
+
+    /// With at least `longestRecord` bytes left in its frame, a record is read without bound checks
+    /// and read again by the checked path only when it is malformed. Every malformed event and
+    /// decision must fail there exactly as it fails at a frame's end (where only the checked path
+    /// reads): the same error, at the same offset, after the same events, by `next()`,
+    /// `nextEvent(into:)` and `nextSkippingEvents()`.
+    @Test func malformedRecordsFailTheSameWithRoomLeftInTheFrame() throws {
+        let header = try TraceFixtures.headerFrame()
+        let bad: [(String, (RecordBuffer) -> Void)] = [
+            ("undefined lane", { $0.byte(RecordTag.laneBit); $0.varint(9) }),
+            ("undefined kind", { $0.byte(RecordTag.kindBit); $0.varint(300) }),
+            ("undefined subject", { $0.byte(RecordTag.subjectBit | RecordTag.timeBit); $0.signed(-5); $0.varint(2) }),
+            ("nine fields", { $0.byte(RecordTag.explicitFieldCount << RecordTag.fieldShift); $0.varint(9) }),
+            ("two explicit fields", { $0.byte(RecordTag.explicitFieldCount << RecordTag.fieldShift); $0.varint(2) }),
+            ("overlong time", { $0.byte(RecordTag.timeBit); for _ in 0..<11 { $0.byte(0xFF) } }),
+            ("65-bit cause", { $0.byte(RecordTag.causeBit); for _ in 0..<9 { $0.byte(0x80) }; $0.byte(0x02) }),
+            ("undefined field key", { $0.byte(1 << RecordTag.fieldShift); $0.varint(7 << 2 | FieldTag.int); $0.signed(1) }),
+            (
+                "undefined symbol value",
+                { $0.byte(2 << RecordTag.fieldShift); $0.varint(1 << 2 | FieldTag.boolTrue); $0.varint(1 << 2 | FieldTag.symbol); $0.varint(77) }
+            ),
+            ("overlong int value", { $0.byte(1 << RecordTag.fieldShift); $0.varint(1 << 2 | FieldTag.int); for _ in 0..<12 { $0.byte(0x81) } }),
+            ("choice past 32 bits", { $0.byte(RecordTag.decisionBase); $0.varint(1 << 33); $0.varint(2); $0.signed(0) }),
+            ("count past 32 bits", { $0.byte(RecordTag.decisionBase); $0.varint(1); $0.varint(UInt64.max); $0.signed(0) }),
+            ("undefined decision lane", { $0.byte(RecordTag.decisionBase | RecordTag.decisionLaneBit); $0.varint(0); $0.varint(2); $0.varint(5); $0.signed(0) }),
+            ("undefined decision label", { $0.byte(RecordTag.decisionBase | RecordTag.decisionLabelBit); $0.varint(0); $0.varint(2); $0.varint(1000); $0.signed(0) }),
+            ("ordinal past 32 bits", { $0.byte(RecordTag.decisionBase | RecordTag.decisionOrdinalBit); $0.varint(0); $0.varint(2); $0.varint(1 << 40); $0.signed(0) }),
+            ("overlong distance", { $0.byte(RecordTag.decisionBase | RecordTag.decisionFallbackBit); $0.varint(0); $0.varint(2); $0.varint(1); for _ in 0..<10 { $0.byte(0xFF) } }),
+        ]
+        for (name, record) in bad {
+            var outcomes: [[String]] = []
+            for room in [1, 300] {  // one byte after: a varint cut by the frame's end reads "end of frame"
+                let frame = try TraceFixtures.frame { out in
+                    out.byte(RecordTag.symbol)
+                    out.varint(1)
+                    out.string("key")
+                    // Events and decisions that read fine, in the fast path, before the bad one.
+                    for index in 0..<40 {
+                        out.byte(RecordTag.timeBit | RecordTag.causeBit | 1 << RecordTag.fieldShift)
+                        out.signed(Int64(index % 5) - 2)
+                        out.varint(1)
+                        out.varint(1 << 2 | FieldTag.int)
+                        out.signed(Int64(index) * 1_000)
+                        out.byte(RecordTag.decisionBase | RecordTag.decisionOrdinalBit)
+                        out.varint(UInt64(index % 3))
+                        out.varint(3)
+                        out.varint(UInt64(index) * 200)
+                        out.signed(0)
+                    }
+                    record(out)
+                    for _ in 0..<room { out.byte(0) }
+                }
+                let bytes = header + frame
+                let slow = TraceFixtures.readAll(bytes)
+                let fast = Self.fastEvents(bytes)
+                var skipError: TraceError?
+                do {
+                    let reader = try TraceReader(bytes: bytes, name: "t.simtrace")
+                    while try reader.nextSkippingEvents() != nil {}
+                } catch {
+                    skipError = error
+                }
+                #expect(fast.events == TraceFixtures.events(slow.records), "\(name), room \(room)")
+                #expect(fast.events.count == 40, "\(name), room \(room)")
+                let shown = [slow.error, fast.error, skipError].map { error in
+                    error.map { "\($0.kind) at \($0.offset): \($0.expected) (\($0.detail))" } ?? "no error"
+                }
+                #expect(
+                    [slow.error, fast.error, skipError].allSatisfy { $0?.kind == .malformedRecord },
+                    "\(name), room \(room): \(shown)")
+                outcomes.append(shown)
+            }
+            #expect(outcomes[0] == outcomes[1], "\(name)")
+            #expect(Set(outcomes[0]).count == 1, "\(name): \(outcomes[0])")
+        }
+    }
+
+    /// A file is read in 64 KiB chunks and each frame decoded in one zstd call once its compressed
+    /// bytes are all in the buffer (moved to the front, and the buffer grown, when a frame crosses
+    /// a chunk or is larger than one). Frames that cross chunks and frames of several chunks, whole
+    /// or cut anywhere, must read from the file as they read from memory.
+    @Test func framesAcrossReadChunksReadFromAFileAsFromMemory() throws {
+        let writer = try TraceWriter(inMemory: "chunks.simtrace", header: TraceFixtures.header, eventsPerFrame: 15_000)
+        writer.define(Symbol(raw: 1), "noise")
+        writer.define(Symbol(raw: 2), "value")
+        var rng = SplitMix64(seed: 26)
+        var events: [Event] = []
+        for index in 0..<40_000 {
+            var fields = EventFields()
+            // Values zstd cannot predict: compressed frames of ~100 KiB, larger than a read chunk.
+            fields.append(EventField(Symbol(raw: 2), .int(Int64(bitPattern: rng.next()) >> 8)))
+            let event = Event(
+                seq: UInt64(index + 1), time: Int64(index), lane: .empty, kind: Symbol(raw: 1), subject: .empty,
+                fields: fields)
+            writer.record(event)
+            events.append(event)
+        }
+        var digest = Digest()
+        let texts = ["", "noise", "value"]
+        for event in events { digest.mix(event) { Digest.hash(text: texts[Int($0.raw)]) } }
+        try writer.finish(
+            TraceFooter(
+                eventCount: UInt64(events.count), decisionCount: 0, steps: UInt64(events.count),
+                endTime: Int64(events.count), verdict: .pass, digest: digest))
+        let bytes = writer.bytes
+        #expect(bytes.count > 4 * TraceLimits.readChunkBytes)
+        let path = TraceFixtures.temporaryPath("chunks.simtrace")
+        for cut in [bytes.count, bytes.count - 1, bytes.count * 3 / 5, TraceLimits.readChunkBytes + 7, 300] {
+            try Data(bytes[..<cut]).write(to: URL(fileURLWithPath: path))
+            let memory = Self.fastEvents(Array(bytes[..<cut]))
+            var fromFile: [Event] = []
+            var fileError: TraceError?
+            var truncated: Bool?
+            do {
+                let reader = try TraceReader(path: path)
+                var event = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
+                while try reader.nextEvent(into: &event) { fromFile.append(event) }
+                truncated = reader.isTruncated
+            } catch {
+                fileError = error
+            }
+            #expect(fromFile == memory.events, "cut at \(cut)")
+            #expect(fileError?.kind == memory.error?.kind, "cut at \(cut)")
+            #expect(truncated == memory.reader?.isTruncated, "cut at \(cut)")
+            if cut == bytes.count {
+                #expect(fromFile == events)
+                #expect(truncated == false)
+            } else {
+                #expect(fromFile.count < events.count, "cut at \(cut)")
+            }
         }
     }
 }

@@ -74,3 +74,27 @@ struct TraceInvariantTests {
         }
     }
 }
+
+/// The trace reader's cursor starts inside its frame (every read checks only the end), in a child.
+@Suite(.enabled(if: isDebugBuild, "assertions are compiled out of release builds"))
+struct TraceReaderInvariantTests {
+    @Test func aCursorStartingPastItsFrameTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let bytes: [UInt8] = [1, 2, 3, 4]
+            bytes.withUnsafeBufferPointer { buffer in
+                var cursor = ByteCursor(buffer.baseAddress!, count: 4, position: 5)
+                _ = try? cursor.byte("a byte")
+            }
+        }
+        expectStandardError(result, contains: "ByteCursor: position 5 outside 0...4")
+    }
+
+    @Test func aCursorInsideItsFrameReadsToTheEnd() throws {
+        let bytes: [UInt8] = [7, 0x81, 0x01]
+        let (first, second, atEnd) = try bytes.withUnsafeBufferPointer { buffer throws(DecodeFailure) in
+            var cursor = ByteCursor(buffer.baseAddress!, count: 3, position: 0)
+            return (try cursor.byte("a byte"), try cursor.varint("a varint"), cursor.isAtEnd)
+        }
+        #expect(first == 7 && second == 129 && atEnd)
+    }
+}

@@ -210,7 +210,7 @@ final class CarrierSet: @unchecked Sendable {
     private func mainLaneIndex() -> Int32 {
         if laneCountSeen != simulation.lanes.count {
             laneCountSeen = simulation.lanes.count
-            if let symbol = simulation.symbols.lookup("main"), let index = simulation.laneIndexByName[symbol] {
+            if let symbol = simulation.symbols.lookup("main"), let index = simulation.laneIndex(of: symbol) {
                 mainLane = index
             }
         }

@@ -27,26 +27,29 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     let labelSleep: Symbol
 
     /// This run's tasks by runtime task id: name, lane, and the name as a label on `main`.
-    private var names: [UInt64: TaskEntry] = [:]
+    @exclusivity(unchecked) private var names: [UInt64: TaskEntry] = [:]
     /// Tasks created so far in each job (by `N` or `N@j`) or from each closure (by `N>closure`), for the
     /// next child's ordinal.
-    private var childCounts: [String: Int] = [:]
+    @exclusivity(unchecked) private var childCounts: [String: Int] = [:]
     /// Tasks created so far with each `Task(name:)` name, for the `#k` of a repeated name.
-    private var givenNameCounts: [String: Int] = [:]
+    @exclusivity(unchecked) private var givenNameCounts: [String: Int] = [:]
     /// Every task name given in this run (looked up, never iterated).
-    private var usedNames: Set<String> = []
+    @exclusivity(unchecked) private var usedNames: Set<String> = []
+    // Every `var` here is read and written only on the simulation's thread (work from other threads
+    // goes through `escapes`), so none needs the dynamic exclusivity check: it cost a
+    // `swift_beginAccess` with its thread-local access set about seven times per job.
     /// Names a `Task(name:)` name cannot take as it is: the body's and the main actor's lane.
     private static let reservedNames: Set<String> = ["task", "main"]
     /// Jobs run so far for each task (by name): the creating job's index in a child's name.
-    private var jobCounts: [String: Int] = [:]
-    private var actorJobCounts: [String: Int] = [:]
+    @exclusivity(unchecked) private var jobCounts: [String: Int] = [:]
+    @exclusivity(unchecked) private var actorJobCounts: [String: Int] = [:]
     /// The task whose job is running now (`task` before the first job: the body's creator).
-    private var running = "task"
+    @exclusivity(unchecked) private var running = "task"
     /// The instant the running job started, read only where the clocks stay real (`SleepDelay`): on
     /// virtual clocks a sleep's delay is exact and needs no bound.
-    fileprivate(set) var jobStartContinuous = ContinuousClock.now
+    @exclusivity(unchecked) fileprivate(set) var jobStartContinuous = ContinuousClock.now
     /// Whether the scenario's body has returned.
-    var bodyFinished = false
+    @exclusivity(unchecked) var bodyFinished = false
 
     /// What escaped, as reported from any thread; jobs that came back from outside are parked here
     /// and never run (the run is already a failure).
@@ -66,6 +69,12 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     deinit { ExecutorCapture.unregister(Array(names.keys)) }
 
+    // The jobs and timers posted below capture `self` as `unowned(unsafe)`: no reference counting
+    // per job. That is safe because only the simulation holds them (in its lanes and timers) and the
+    // simulation holds this capture for as long as it lives (`jobContexts`). A plain `unowned` took
+    // the side-table path four times a job (the capture has a side table: the routing slots refer
+    // to it weakly), ~13% of an async job's instructions with the rest of the reference counting.
+
     // MARK: Placing jobs
 
     /// A task of this run, as its jobs are placed.
@@ -75,10 +84,22 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         let mainLabel: Symbol
     }
 
+    /// The last task looked up by runtime id: a job's task is looked up two or three times while
+    /// it is placed and run, and `names` only ever gains entries, so the pair never goes stale.
+    @exclusivity(unchecked) private var lastLookup: (id: UInt64, entry: TaskEntry)?
+
+    /// This run's task with runtime id `id`, if it has one.
+    private func entry(of id: UInt64) -> TaskEntry? {
+        if let last = lastLookup, last.id == id { return last.entry }
+        guard let found = names[id] else { return nil }
+        lastLookup = (id, found)
+        return found
+    }
+
     /// A job's task, named (a new task) on first sight.
     private func task(of job: CapturedJob) -> (entry: TaskEntry, isNew: Bool)? {
         guard job.taskID != 0 else { return nil }
-        if let known = names[job.taskID] { return (known, false) }
+        if let known = entry(of: job.taskID) { return (known, false) }
         let name: String
         let creator = currentTaskName
         if names.isEmpty {
@@ -127,54 +148,91 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         return candidate
     }
 
-    /// While an actor's drain job runs: the tasks whose calls it has been seen running so far.
-    private var drainCallers: [String]?
-    /// While an actor's drain job runs: the actor's type name, when the runtime's job shows it.
-    private var drainActor: String?
-    /// Actor type names already spelled, by type (one spelling per type and run, not per job).
-    private var actorNames: [ObjectIdentifier: String] = [:]
+    /// Whether an actor's drain job is running (its callers are then noted).
+    @exclusivity(unchecked) private var inDrain = false
+    /// While an actor's drain job runs: the runtime ids of the tasks whose calls it has been seen
+    /// running so far (ids and names are one to one while the tasks live). Reused from drain to drain.
+    @exclusivity(unchecked) private var drainCallers: [UInt64] = []
+    /// While an actor's drain job runs: the actor's type, when the runtime's job shows it.
+    @exclusivity(unchecked) private var drainActor: ActorSpelling?
+    /// While an actor's drain job runs: the task that scheduled it and the method it called then.
+    @exclusivity(unchecked) private var drainOwnerMethod: (caller: UInt64, method: String)?
+    /// Actor types already spelled, by type (one spelling per type and run, not per job).
+    @exclusivity(unchecked) private var actorNames: [ObjectIdentifier: ActorSpelling] = [:]
+    /// `actor.call` and its `actor` key, once an `actor.call` event interned them.
+    @exclusivity(unchecked) private var actorCallKind: Symbol?
+    @exclusivity(unchecked) private var actorKey: Symbol?
 
-    private func actorName(_ type: AnyObject.Type) -> String {
-        if let known = actorNames[ObjectIdentifier(type)] { return known }
-        let name = _typeName(type, qualified: false)
-        actorNames[ObjectIdentifier(type)] = name
-        return name
+    /// An actor type's name, and its symbol once an `actor.call` event interned it.
+    final class ActorSpelling {
+        let name: String
+        var symbol: Symbol?
+        init(_ name: String) { self.name = name }
     }
 
-    /// While an actor's drain job runs: the task that scheduled it and the method it called then.
-    private var drainOwnerMethod: (caller: String, method: String)?
+    private func actorName(_ type: AnyObject.Type) -> ActorSpelling {
+        if let known = actorNames[ObjectIdentifier(type)] { return known }
+        let spelling = ActorSpelling(_typeName(type, qualified: false))
+        actorNames[ObjectIdentifier(type)] = spelling
+        return spelling
+    }
 
     /// Inside a drain job, names the task whose actor call runs now (once per task and drain job) with
     /// an `actor.call` event on the drain's lane, the actor's type (`actor=`, read from the drain
-    /// job) and the method (`method=`, named by the task's resume function when it is the actor's):
+    /// job) and the method (`method=`, named by the task's resume functions when one is the actor's):
     /// the drain is named after the caller that scheduled it, but it runs every call queued on the
     /// actor meanwhile. A call is seen when it enqueues or creates something (its return hop to the
     /// caller's executor at the latest, when the task already resumes in its caller: then the method
     /// seen as the drain was scheduled names it, for the caller that scheduled it).
     private func noteActorCaller() {
-        guard drainCallers != nil else { return }
+        guard inDrain else { return }
         let id = ExecutorCapture.currentTaskID
-        guard id != 0, let caller = names[id]?.name, drainCallers?.contains(caller) == false else { return }
-        drainCallers?.append(caller)
-        guard let actor = drainActor else {
-            simulation.emit("actor.call", caller)
+        guard id != 0, let caller = entry(of: id), !drainCallers.contains(id) else { return }
+        drainCallers.append(id)
+        let method = drainActor.flatMap { actor in
+            ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: actor.name)
+                ?? (drainOwnerMethod?.caller == id ? drainOwnerMethod?.method : nil)
+        }
+        emitActorCall(by: caller, method: method)
+    }
+
+    /// The `actor.call` event. The first of each shape is emitted by names, which interns its texts in
+    /// the order the trace defines them; after that by the symbols kept (the caller's name is its
+    /// `mainLabel`, interned when the task was named), without hashing four strings per drain job.
+    private func emitActorCall(by caller: TaskEntry, method: String?) {
+        if let actor = drainActor, let method {
+            // With its method: by names (a method is spelled once per call seen, not per job).
+            simulation.emit("actor.call", caller.name, ["actor": .text(actor.name), "method": .text(method)])
+            actorKey = actorKey ?? simulation.symbols.lookup("actor")
+            actor.symbol = actor.symbol ?? simulation.symbols.lookup(actor.name)
+            actorCallKind = actorCallKind ?? simulation.symbols.lookup("actor.call")
             return
         }
-        let method =
-            ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: actor)
-            ?? (drainOwnerMethod?.caller == caller ? drainOwnerMethod?.method : nil)
-        if let method {
-            simulation.emit("actor.call", caller, ["actor": .text(actor), "method": .text(method)])
+        if let actor = drainActor {
+            if let kind = actorCallKind, let key = actorKey, let value = actor.symbol {
+                var fields = EventFields()
+                fields.append(EventField(key, .symbol(value)))
+                simulation.emit(kind, subject: caller.mainLabel, fields: fields)
+                return
+            }
+            simulation.emit("actor.call", caller.name, ["actor": .text(actor.name)])
+            actorKey = simulation.symbols.lookup("actor")
+            actor.symbol = simulation.symbols.lookup(actor.name)
         } else {
-            simulation.emit("actor.call", caller, ["actor": .text(actor)])
+            if let kind = actorCallKind {
+                simulation.emit(kind, subject: caller.mainLabel)
+                return
+            }
+            simulation.emit("actor.call", caller.name)
         }
+        actorCallKind = simulation.symbols.lookup("actor.call")
     }
 
     /// The task whose code runs now: the runtime's current task when it is one of this run's (inside
     /// an actor's drain job that is the task whose call the actor runs), else the running job's task.
     private var currentTaskName: String {
         let id = ExecutorCapture.currentTaskID
-        if id != 0, let entry = names[id] { return entry.name }
+        if id != 0, let entry = entry(of: id) { return entry.name }
         return running
     }
 
@@ -183,16 +241,22 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, isNew) = task(of: job) else {
             let caller = currentTaskName
-            let ordinal = (actorJobCounts[caller] ?? 0) + 1
-            actorJobCounts[caller] = ordinal
+            var ordinal = 1
+            if let index = actorJobCounts.index(forKey: caller) {  // one hash, not two
+                ordinal = actorJobCounts.values[index] + 1
+                actorJobCounts.values[index] = ordinal
+            } else {
+                actorJobCounts[caller] = 1
+            }
             let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
             let owner = caller
             let actor = job.drainedActorType.map(actorName)
             // A caller that hopped to the idle actor resumes in the method it called.
-            let method = actor.flatMap { ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: $0) }
-            simulation.post(lane, labelActor) { [unowned self] in
+            let callerID = ExecutorCapture.currentTaskID
+            let method = actor.flatMap { ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: $0.name) }
+            simulation.post(lane, labelActor) { [unowned(unsafe) self] in
                 drainActor = actor
-                drainOwnerMethod = method.map { (owner, $0) }
+                drainOwnerMethod = method.map { (callerID, $0) }
                 defer {
                     drainActor = nil
                     drainOwnerMethod = nil
@@ -201,7 +265,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             }
             return
         }
-        simulation.post(task.lane, isNew ? labelStart : labelResume) { [unowned self] in
+        simulation.post(task.lane, isNew ? labelStart : labelResume) { [unowned(unsafe) self] in
             run(job, as: task.name, main: false)
         }
     }
@@ -210,12 +274,12 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         noteActorCaller()
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, _) = task(of: job) else {
-            simulation.post(mainLane, labelActor) { [unowned self] in
+            simulation.post(mainLane, labelActor) { [unowned(unsafe) self] in
                 run(job, as: running, main: true, isTaskJob: false)
             }
             return
         }
-        simulation.post(mainLane, task.mainLabel) { [unowned self] in run(job, as: task.name, main: true) }
+        simulation.post(mainLane, task.mainLabel) { [unowned(unsafe) self] in run(job, as: task.name, main: true) }
     }
 
     /// A sleep whose timer has not fired, by the sleeping task's runtime id.
@@ -225,15 +289,15 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         let owner: String
         let job: CapturedJob
     }
-    private var sleeping: [UInt64: PendingSleep] = [:]
+    @exclusivity(unchecked) private var sleeping: [UInt64: PendingSleep] = [:]
 
     func enqueueTimed(_ job: CapturedJob, delay: Duration) {
         noteActorCaller()
-        let owner = names[job.taskID]?.name ?? currentTaskName
+        let owner = entry(of: job.taskID)?.name ?? currentTaskName
         let sleeper = ExecutorCapture.currentTaskID
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
         let deadline = simulation.now &+ delay.nanosecondsClamped
-        let timer = simulation.schedule(at: deadline, on: simulation.lane(owner), "task.sleep") { [unowned self] in
+        let timer = simulation.schedule(at: deadline, on: simulation.lane(owner), "task.sleep") { [unowned(unsafe) self] in
             sleeping[sleeper] = nil
             run(job, as: owner, main: false)
         }
@@ -251,7 +315,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         let job = pending.job
         let owner = pending.owner
         simulation.schedule(at: pending.deadline, on: simulation.lane(owner), "task.sleep.cancelled") {
-            [unowned self] in
+            [unowned(unsafe) self] in
             run(job, as: owner, main: false, isTaskJob: false)
         }
     }
@@ -267,8 +331,9 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private func run(_ job: CapturedJob, as task: String, main: Bool, isTaskJob: Bool = true) {
         running = task
         if isTaskJob { jobCounts[task, default: 0] += 1 }
-        drainCallers = isTaskJob ? nil : []
-        defer { drainCallers = nil }
+        inDrain = !isTaskJob
+        drainCallers.removeAll(keepingCapacity: true)
+        defer { inDrain = false }
         if !VirtualClocks.areVirtual { jobStartContinuous = ContinuousClock.now }
         if main { job.runMain() } else { job.runGlobal() }
     }
@@ -303,27 +368,28 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 /// On carriers a job can pause mid-way while others run: its task name, drain callers, actor and
 /// method come back with it.
 extension AsyncCapture: CarrierJobContext {
-    func saveJobContext() -> Any { SavedJob(running, drainCallers, drainActor, drainOwnerMethod, jobStartContinuous) }
+    func saveJobContext() -> Any {
+        SavedJob(
+            running: running, callers: inDrain ? drainCallers : nil, actor: drainActor, ownerMethod: drainOwnerMethod,
+            start: jobStartContinuous)
+    }
 
     func restoreJobContext(_ saved: Any) {
         guard let saved = saved as? SavedJob else { return }
-        (running, drainCallers, drainActor, drainOwnerMethod, jobStartContinuous) =
-            (saved.running, saved.callers, saved.actor, saved.ownerMethod, saved.start)
+        running = saved.running
+        inDrain = saved.callers != nil
+        drainCallers = saved.callers ?? []
+        drainActor = saved.actor
+        drainOwnerMethod = saved.ownerMethod
+        jobStartContinuous = saved.start
     }
 
     private struct SavedJob {
         let running: String
-        let callers: [String]?
-        let actor: String?
-        let ownerMethod: (caller: String, method: String)?
+        let callers: [UInt64]?
+        let actor: ActorSpelling?
+        let ownerMethod: (caller: UInt64, method: String)?
         let start: ContinuousClock.Instant
-        init(
-            _ running: String, _ callers: [String]?, _ actor: String?, _ ownerMethod: (caller: String, method: String)?,
-            _ start: ContinuousClock.Instant
-        ) {
-            (self.running, self.callers, self.actor, self.ownerMethod, self.start) =
-                (running, callers, actor, ownerMethod, start)
-        }
     }
 }
 

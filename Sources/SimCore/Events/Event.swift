@@ -72,14 +72,14 @@ public struct EventFields: Hashable, Sendable, RandomAccessCollection {
     /// Appends a field; fields past the capacity are dropped (models keep events small on purpose).
     @inlinable
     public mutating func append(_ field: EventField) {
-        switch count {
-        case 0: storage.0 = field
-        case 1: storage.1 = field
-        case 2: storage.2 = field
-        case 3: storage.3 = field
-        default: return
+        let index = storedCount
+        guard index < Self.capacity else { return }
+        // The tuple's elements are laid out as an array of four: one indexed store instead of a
+        // switch on the count (a jump table per decoded field).
+        withUnsafeMutablePointer(to: &storage) { tuple in
+            tuple.withMemoryRebound(to: EventField.self, capacity: Self.capacity) { $0[index] = field }
         }
-        storedCount += 1
+        storedCount = index + 1
     }
 
     /// Equal when they hold the same fields in the same order.

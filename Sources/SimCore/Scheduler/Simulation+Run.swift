@@ -117,11 +117,17 @@ extension Simulation {
             ready[position] = ready[position - 1]
             position -= 1
         }
+        // In lane order, once: the lane before is lower, and the lane was not listed (a lane gains
+        // its first job only when it is not). Checked where the list changes, not per step.
+        assert(
+            position == 0 || ready[position - 1].laneIndex < lane,
+            "ready list: lane \(lane) listed twice or out of lane order")
         let head = lanes[Int(lane)].queue.firstMeta
         ready[position] = Candidate(
             lane: lanes[Int(lane)].name, label: head.label, ordinal: head.ordinal, seq: head.seq, isTimer: false,
             laneIndex: lane, timerSlot: -1)
         readyLaneCount += 1
+        assert(readyLaneCount <= readyCapacity && readyLaneCount <= lanes.count, "ready list: \(readyLaneCount) lanes listed")
     }
 
     /// Grows the ready buffer to hold at least `needed` candidates.
@@ -224,6 +230,10 @@ extension Simulation {
             readyDirty = true
             return
         }
+        // The entry taken is that lane's, within the listed part.
+        assert(
+            index >= 0 && index < readyLaneCount && Int(ready[index].laneIndex) == lane,
+            "ready list: entry \(index) of \(readyLaneCount) is not lane \(lane)")
         if !lanes[lane].queue.isEmpty {
             let head = lanes[lane].queue.firstMeta
             ready[index].label = head.label

@@ -36,7 +36,10 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) public var retainsTape = true
 
     @exclusivity(unchecked) var lanes = LaneTable()
-    @exclusivity(unchecked) var laneIndexByName: [Symbol: Int32] = [:]
+    /// Each lane's index by its name's symbol id, -1 where that symbol names no lane: an array
+    /// grown by appending (amortized, so no allocation per new lane), where a `[Symbol: Int32]`
+    /// hashed twice per lane an actor's drain job makes.
+    @exclusivity(unchecked) var laneIndexBySymbol: [Int32] = []
     @exclusivity(unchecked) var timers = TimerQueue()
     @exclusivity(unchecked) var due: [PendingTimer] = []
     @exclusivity(unchecked) var cancelledTimers: Set<UInt64> = []
@@ -151,11 +154,21 @@ public final class Simulation: @unchecked Sendable {
     /// The lane with this name, created on first use.
     public func lane(_ name: String) -> LaneID {
         let symbol = symbols.intern(name)
-        if let index = laneIndexByName[symbol] { return LaneID(index: index, name: symbol) }
+        if let index = laneIndex(of: symbol) { return LaneID(index: index, name: symbol) }
         let index = Int32(lanes.count)
         lanes.append(LaneState(name: symbol))
-        laneIndexByName[symbol] = index
+        let slot = Int(symbol.raw)
+        while laneIndexBySymbol.count <= slot { laneIndexBySymbol.append(-1) }
+        laneIndexBySymbol[slot] = index
         return LaneID(index: index, name: symbol)
+    }
+
+    /// The index of the lane named by `symbol`, if there is one.
+    func laneIndex(of symbol: Symbol) -> Int32? {
+        let slot = Int(symbol.raw)
+        guard slot < laneIndexBySymbol.count else { return nil }
+        let index = laneIndexBySymbol[slot]
+        return index < 0 ? nil : index
     }
 
     /// A lane rule: `lane` may not run while `first` has jobs (e.g. microtasks drain before `main`).

@@ -35,6 +35,12 @@ public final class DFSStrategy: Strategy {
         public var bound: Int
         /// Runs of the whole search when every schedule under the bound had run.
         public var runs: Int
+
+        /// A round: `bound` exhausted after `runs` runs (as a campaign's child reports it).
+        package init(bound: Int, runs: Int) {
+            self.bound = bound
+            self.runs = runs
+        }
     }
 
     /// The most preemptions a schedule may have.

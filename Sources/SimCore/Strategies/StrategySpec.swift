@@ -165,6 +165,19 @@ public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The strategy a campaign runs when none is named (`pct`: a few priority change points find the
+    /// shallow ordering bugs of app code fastest), and the campaign the replay verdict's "the fix
+    /// removes the race" rule checks a fix with. Named here so that no campaign code names a kind.
+    package static let campaignDefault = StrategySpec(kind: .pct)
+
+    /// The plain order (`fifo`, what a test store with a test clock gives): the run that plans a
+    /// campaign, and the order a crash's shrink falls back to.
+    package static let plainOrder = StrategySpec(kind: .fifo)
+
+    /// A strategy whose runs are independent, uniform samples of the schedules (`random`): what
+    /// `explain` measures failure rates with, where a biased strategy would skew them.
+    package static let uniformSampling = StrategySpec(kind: .random)
+
     /// The accepted spellings, for help texts and error messages.
     public static let names =
         "fifo, random, pct[:depth=D], delay[:bound=B], dfs[:preemptions=P], portfolio, pos, surw, coverage, nsurw, rff"

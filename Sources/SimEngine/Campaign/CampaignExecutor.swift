@@ -20,6 +20,9 @@ package struct CampaignOutcome: Sendable {
     package var nondeterministic: Set<UInt64>
     /// For each nondeterministic seed, the digest its worker saw (the re-run here saw another).
     package var workerDigests: [UInt64: UInt64] = [:]
+    /// For an in-order campaign whose child trapped: the run (from 0) that trapped, which ended the
+    /// campaign (its one crash; findings before it died with the child).
+    package var crashedAtRun: Int?
 
     package init(report: Fuzzer.Report, crashes: [Fuzzer.Crash], interrupted: Bool, nondeterministic: Set<UInt64>) {
         self.report = report

@@ -27,6 +27,12 @@ package struct CampaignWorker: Sendable {
         on board: some CampaignBoard, worker: Int, resume: Range<UInt64>? = nil,
         stillWanted: () -> Bool = { true }, afterRun: () -> Void = {}
     ) {
+        if let resume {
+            // The rest of one chunk a predecessor claimed: within one chunk of the index space.
+            precondition(
+                resume.upperBound - resume.lowerBound <= SeedSpace.chunkSize,
+                "CampaignWorker: resume \(resume) is more than one chunk of \(SeedSpace.chunkSize)")
+        }
         let strategy = plan.makeStrategy()
         var index = resume?.lowerBound ?? 0
         var end = resume?.upperBound ?? 0
@@ -34,6 +40,11 @@ package struct CampaignWorker: Sendable {
         while true {
             if index >= end {
                 guard let claimed = board.claimChunk(worker) else { break }
+                // Chunks are claimed from one counter that only grows: a worker's indices only grow,
+                // which the stop-line test below relies on (the first index past it ends the worker).
+                assert(
+                    claimed.lowerBound >= end && claimed.upperBound - claimed.lowerBound <= SeedSpace.chunkSize,
+                    "CampaignWorker: chunk \(claimed) claimed after indices up to \(end)")
                 index = claimed.lowerBound
                 end = claimed.upperBound
             }

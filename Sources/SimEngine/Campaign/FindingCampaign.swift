@@ -87,7 +87,8 @@ public struct FindingCampaign: Sendable {
             }
         }
         for (number, crash) in outcome.crashes.enumerated() {
-            let saved = handle(crash, number: number)
+            var saved = handle(crash, number: number, run: outcome.crashedAtRun)
+            saved.crashedAtRun = outcome.crashedAtRun
             observer.saved(saved)
             result.findings.append(saved)
         }
@@ -100,12 +101,16 @@ public struct FindingCampaign: Sendable {
             observer.progress(
                 CampaignProgress(schedules: runs, failures: failures, distinct: distinct, seconds: seconds))
         }
-        // In-order strategies (one strategy object from run to run) and programs that cannot re-run
-        // themselves run on threads here.
-        let executor: any CampaignExecutor =
-            runsInWorkerProcesses
-            ? FuzzSupervisor(plan: plan, configuration: configuration)
-            : Fuzzer(plan: plan, configuration: configuration)
+        // Independent seeds go to worker processes; an in-order strategy (one strategy object from
+        // run to run) runs whole in one child; a program that cannot re-run itself runs them here.
+        let executor: any CampaignExecutor
+        if runsInWorkerProcesses {
+            executor = FuzzSupervisor(plan: plan, configuration: configuration)
+        } else if usesChildren {
+            executor = InOrderSupervisor(plan: plan, configuration: configuration)
+        } else {
+            executor = Fuzzer(plan: plan, configuration: configuration)
+        }
         return try executor.runCampaign(progress: progress)
     }
 
@@ -196,19 +201,17 @@ public struct FindingCampaign: Sendable {
             entry.shrink = .shrunk(shrunk)
             return try TraceInput(path: path).footer
         }
-        let output = try ChildProcess.run(["_shrink", path])
-        guard output.termination == .exited(0) else {
-            let why = ChildProcess.trapMessage(in: output.stderr) ?? output.termination.description
+        switch try ShrinkRequest(trace: path, out: path).runInChild() {
+        case .trapped(let why):
             entry.shrink = .notShrunk("the shrinking process stopped (\(why))")
             return nil
-        }
-        for record in ChildRecord.records(in: output.stdout) {
-            switch record {
-            case .shrunk(let report): entry.shrink = .shrunk(report)
-            case .failure(_, let message): entry.shrink = .notShrunk(message)
-            case .notReproduced: entry.shrink = .notReproduced
-            case .partial: break
-            }
+        case .interrupted:
+            entry.shrink = .notShrunk("the shrinking process stopped (interrupted)")
+            return nil
+        case .record(.shrunk(let report)): entry.shrink = .shrunk(report)
+        case .record(.failure(_, let message)): entry.shrink = .notShrunk(message)
+        case .record(.notReproduced): entry.shrink = .notReproduced
+        case .record(.partial): break
         }
         return try TraceInput(path: path).footer
     }
@@ -233,7 +236,7 @@ public struct FindingCampaign: Sendable {
 
     /// A crash: recorded again in a child (checkpointing every record), sealed up to the trap,
     /// shrunk with every candidate in a child of its own, and re-checked.
-    private func handle(_ crash: Fuzzer.Crash, number: Int) -> SavedFinding {
+    private func handle(_ crash: Fuzzer.Crash, number: Int, run: Int?) -> SavedFinding {
         var entry = SavedFinding(kind: .crash, seed: crash.seed, verdict: .crashed(crash.message))
         entry.occurrences = crash.occurrences
         let identity = FindingStore.Identity(
@@ -244,7 +247,12 @@ public struct FindingCampaign: Sendable {
             let (recorded, path) = try store.save(
                 to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity
             ) { (target: String) throws(SimEngineError) -> IsolatedRecording.Outcome in
-                try recording.record(seed: crash.seed, to: target)
+                // An in-order campaign's crash: the child re-runs the campaign up to it (as long as
+                // the campaign took), learning the same, and records that run.
+                guard let run else { return try recording.record(seed: crash.seed, to: target) }
+                return try recording.record(
+                    seed: crash.seed, inOrder: RecordRequest.InOrderRun(run: run, seeds: configuration.seeds),
+                    to: target, timeoutSeconds: InOrderSupervisor.noTimeout)
             }
             entry.path = path
             entry.recording = recorded
@@ -276,6 +284,42 @@ public struct FindingCampaign: Sendable {
         } catch {
             entry.problem = error
         }
+        return entry
+    }
+}
+
+extension FindingCampaign {
+    /// Planning a campaign runs the `fifo` schedule once (the step estimate `pct` and `delay` spread
+    /// their change points over, the coverage goals). That run is the model's code like any other:
+    /// this records it first in a child (seed 0), and when it traps, the campaign's finding is that
+    /// crash, saved with its trace in `directory`. Nil when it did not trap (or when there are no
+    /// children, or no usable `$TMPDIR` to probe in): the campaign plans in this process, as always.
+    /// `plan` is the campaign's plan before its estimate is probed.
+    package static func fifoCrash(plan: RunPlan, directory: String) throws(SimEngineError) -> SavedFinding? {
+        guard ChildProcess.isAvailable else { return nil }
+        let recording = IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
+            estimatedSteps: 1, carriers: plan.carriers)
+        let probe = DeterminismCheck.temporaryTracePath("probe")
+        defer { unlink(probe) }
+        // A probe that cannot be recorded is no finding: the plan probes here, as it always did, and
+        // the findings' own traces say what they can.
+        guard (try? recording.record(seed: 0, to: probe))?.crashed == true else { return nil }
+        let trimmed = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        let wanted = "\(trimmed)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: "")
+        let identity = FindingStore.Identity(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: StrategySpec.plainOrder.description, seed: 0)
+        var entry = SavedFinding(kind: .crash, seed: 0, verdict: .crashed("the fifo schedule trapped"))
+        let (recorded, path) = try FindingStore(warn: { entry.warnings.append($0) }).save(
+            to: wanted, identity: identity
+        ) { (target: String) throws(SimEngineError) -> IsolatedRecording.Outcome in
+            try recording.record(seed: 0, to: target)
+        }
+        entry.foundVerdict = recorded.verdict
+        entry.verdict = recorded.verdict
+        entry.eventCount = recorded.eventCount
+        entry.path = path
+        entry.recording = recorded
         return entry
     }
 }
@@ -392,6 +436,8 @@ public struct SavedFinding: Sendable {
     public var replay: ReplayCheck?
     /// What went wrong handling the finding (with ``path`` set, after the trace was saved).
     public var problem: SimEngineError?
+    /// For the crash of an in-order campaign: the run (from 0) that trapped, which ended the campaign.
+    package var crashedAtRun: Int?
     /// For a crash: what recording it again in a child left (crashed again, or ran to a verdict).
     package var recording: IsolatedRecording.Outcome?
     /// For nondeterminism: the digest the worker saw and the recordings made here.

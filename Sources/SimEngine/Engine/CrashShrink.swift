@@ -1,5 +1,6 @@
 import SimCore
 import SimTrace
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -42,7 +43,7 @@ package enum CrashShrink {
         func attempt(_ keep: Int, to output: String, anySize: Bool = false) throws(SimEngineError) -> Bool {
             runs += 1
             let recording = IsolatedRecording(
-                scenario: input.header.scenario, variant: plan.variant, strategy: "fifo", noise: plan.noise,
+                scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
                 prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
             let outcome = try recording.record(seed: input.header.seed, to: output)
             guard outcome.crashed, try Place(path: output, verdict: outcome.verdict) == target else { return false }
@@ -75,9 +76,11 @@ package enum CrashShrink {
             unlink(written)
             return nil
         }
-        guard rename(written, path) == 0 else {
+        do throws(Errno) {
+            try SystemIO.publish(written, as: path)
+        } catch {
             unlink(written)
-            throw SimEngineError(.cannotWrite, "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw SimEngineError(.cannotWrite, "cannot write \(path): \(error)")
         }
         let shrunk = try TraceInput(path: path)
         guard let after = shrunk.footer else {

@@ -102,7 +102,7 @@ public struct Explainer {
     /// Failing runs (same signature) among seeds `0..<runs` keeping `keep` decisions.
     func failures(keeping keep: Int) -> Int {
         var rowPlan = plan
-        rowPlan.strategy = StrategySpec(kind: .random)
+        rowPlan.strategy = .uniformSampling
         rowPlan.prefix = SchedulePrefix(tape: input.tape, keep: keep)
         let configuration = Fuzzer.Configuration(seeds: 0..<UInt64(runs), jobs: jobs, keepGoing: true)
         let report = Fuzzer(plan: rowPlan, configuration: configuration).run()
@@ -147,7 +147,7 @@ extension Explainer {
             var failing = 0
             for seed in 0..<UInt64(runs) {
                 let recording = IsolatedRecording(
-                    scenario: input.header.scenario, variant: plan.variant, strategy: "random", noise: plan.noise,
+                    scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.uniformSampling.description, noise: plan.noise,
                     prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps)
                 let outcome = try recording.record(seed: seed, to: scratch)
                 unlink(scratch)

@@ -190,12 +190,12 @@ public enum TraceReplay {
         } else if raceRemovedRule && !unfollowed.isEmpty && unfollowed.allSatisfy(\.showsRaceRemoved) {
             // The fix removes the race itself: the replay cannot test it; a campaign on it must.
             var campaign = plan
-            campaign.strategy = StrategySpec(kind: .pct)
+            campaign.strategy = .campaignDefault
             let report = Fuzzer(plan: campaign, configuration: Fuzzer.Configuration(seeds: raceRemovedSeeds, jobs: 1))
                 .run()
             let first = report.findings.min { $0.seed < $1.seed }
             let evidence = RaceRemoved(
-                unfollowed: unfollowed, strategy: "pct", seeds: raceRemovedSeeds, failures: report.failures,
+                unfollowed: unfollowed, strategy: campaign.strategy.kind.rawValue, seeds: raceRemovedSeeds, failures: report.failures,
                 firstFailingSeed: first?.seed)
             if let first, report.failures > 0 {
                 verdict = .fail(first.verdict, raceRemoved: evidence)

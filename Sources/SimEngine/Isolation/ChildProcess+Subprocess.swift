@@ -22,10 +22,11 @@ extension ChildProcess {
     /// process, which is not simrun, replays through the package's own executable).
     /// `input` is the child's whole stdin (a typed request; at most `ChildProcess.maxInput` bytes).
     /// `environment` adds or replaces variables of the child's environment (the allocation bench's
-    /// `LD_PRELOAD`).
+    /// `LD_PRELOAD`). With `forwardingInterruption`, Ctrl-C and SIGTERM reach the child as in
+    /// `runInheritingOutput` (a child that stops like the command it works for).
     package static func run(
         _ arguments: [String], input: [UInt8] = [], executable: String? = nil, timeoutSeconds: Double = 300,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], forwardingInterruption: Bool = false
     ) throws(SimEngineError) -> Output {
         // A foreign caller (a test process) may be on the cooperative pool, where waiting for an
         // async subprocess could starve it: it collects the child synchronously instead.
@@ -34,7 +35,8 @@ extension ChildProcess {
         }
         let result = try complete(
             arguments, executable: executable, input: input, output: .string(limit: outputLimit),
-            error: .string(limit: outputLimit), timeoutSeconds: timeoutSeconds, environment: environment)
+            error: .string(limit: outputLimit), timeoutSeconds: timeoutSeconds,
+            forwardingInterruption: forwardingInterruption, environment: environment)
         return Output(termination: result.termination, stdout: result.stdout, stderr: result.stderr)
     }
 

@@ -1,3 +1,4 @@
+import SimTrace
 import Synchronization
 import SystemPackage
 
@@ -70,9 +71,15 @@ package struct ChildProcess {
         let fd = descriptor(stream)
         guard fd >= 0 else { return [] }
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-        if count > 0 { return chunk[0..<count] }
-        if count < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
+        let read = chunk.withUnsafeMutableBytes { raw in
+            Result { () throws(Errno) in try SystemIO.read(fd, into: raw) }
+        }
+        switch read {
+        case .success(let count) where count > 0: return chunk[0..<count]
+        // Nothing there yet (a non-blocking pipe): not its end.
+        case .failure(let error) where error == .wouldBlock || error == .resourceTemporarilyUnavailable: return []
+        default: break
+        }
         close(fd)
         if stream == .stdout { stdoutFD = -1 } else { stderrFD = -1 }
         return []
@@ -220,8 +227,7 @@ package struct ChildProcess {
 
     /// Waits for the child to end.
     func wait() -> Termination {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = SystemIO.waitForChild(pid) ?? 0
         // The wait-status macros are not imported into Swift: decode the status by hand.
         let signal = status & 0x7F
         if signal == 0 { return .exited((status >> 8) & 0xFF) }
@@ -264,22 +270,11 @@ extension ChildProcess {
     /// (Linux 64 KiB, Darwin 16 KiB at least), so writing it never waits for the child.
     static let maxInput = 8_192
 
-    /// Writes `bytes` whole to `fd`, retrying after EINTR and short writes; stops on another error
-    /// (the child then reads a short request and refuses it).
+    /// Writes `bytes` whole to `fd`; stops on an error (the child then reads a short request and
+    /// refuses it).
     fileprivate static func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        try? SystemIO.writeAll(fd, bytes)
     }
-}
-
-/// `read(2)`, named apart from `ChildProcess.read`.
-package func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }
 
 extension ChildProcess {

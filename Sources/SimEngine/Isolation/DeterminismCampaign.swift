@@ -1,4 +1,6 @@
 import SimCore
+import SimTrace
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -81,17 +83,13 @@ package struct DeterminismCampaign {
         return report
     }
 
-    /// The arguments of the child that runs `seeds` and prints a digest line per seed.
-    package func childArguments(_ seeds: Seeds) -> [String] {
-        var arguments = ["_digests", recording.scenario, "--variant", recording.variant]
-        arguments += ["--strategy", recording.strategy, "--start", String(seeds.start)]
-        arguments += ["--stride", String(seeds.stride), "--count", String(seeds.count)]
-        if recording.noise > 0 { arguments += ["--noise", String(recording.noise)] }
-        if recording.carriers != .off { arguments += ["--carriers", recording.carriers.rawValue] }
-        // The parent's step estimate: the child plans without running the fifo schedule, so a trap
-        // on that schedule is not taken for a trap of the first seed.
-        if let steps = recording.estimatedSteps { arguments += ["--estimated-steps", String(steps)] }
-        return arguments
+    /// The request for the child that runs `seeds` and answers a sample record per seed. The
+    /// parent's step estimate goes with it: the child plans without running the fifo schedule, so a
+    /// trap on that schedule is not taken for a trap of the first seed.
+    package func request(_ seeds: Seeds) -> DigestsRequest {
+        DigestsRequest(
+            scenario: recording.scenario, variant: recording.variant, strategy: recording.strategy, seeds: seeds,
+            noise: recording.noise, carriers: recording.carriers, estimatedSteps: recording.estimatedSteps)
     }
 
     /// One process's samples by seed, and what stopped it early (if anything). A seed whose run
@@ -101,9 +99,10 @@ package struct DeterminismCampaign {
         var found: [UInt64: Sample] = [:]
         var remaining = seeds
         while remaining.count > 0 {
-            let output = try ChildProcess.run(childArguments(remaining), timeoutSeconds: 3_600)
+            let output = try ChildProcess.run(
+                ["_digests"], input: Array(request(remaining).text.utf8), timeoutSeconds: 3_600)
             for line in output.stdout.split(separator: "\n") {
-                guard let (seed, sample) = Self.parse(line) else { continue }
+                guard let (seed, sample) = DigestsRequest.sample(in: line) else { continue }
                 found[seed] = sample
             }
             let reached = remaining.all.prefix { found[$0] != nil }.count
@@ -123,18 +122,6 @@ package struct DeterminismCampaign {
         return (found, nil)
     }
 
-    /// The child's line for one seed: `digest SEED HEX VERDICT-CODE`.
-    package static func line(seed: UInt64, result: RunResult) -> String {
-        "digest \(seed) \(String(result.digest.value, radix: 16)) \(result.verdict.code)"
-    }
-
-    static func parse(_ line: Substring) -> (UInt64, Sample)? {
-        let parts = line.split(separator: " ")
-        guard parts.count == 4, parts[0] == "digest", let seed = UInt64(parts[1]),
-            let digest = UInt64(parts[2], radix: 16), let code = UInt8(parts[3])
-        else { return nil }
-        return (seed, Sample(digest: digest, verdictCode: code))
-    }
 }
 
 /// Recordings of one seed that differ, saved under names that say so, and where they part.
@@ -203,9 +190,11 @@ package struct NondeterminismEvidence: Sendable {
     }
 
     private static func move(_ from: String, to path: String) throws(SimEngineError) {
-        if rename(from, path) == 0 { return }
-        let why = String(cString: strerror(errno))
-        unlink(from)
-        throw SimEngineError(.cannotWrite, "cannot save \(path): \(why)")
+        do throws(Errno) {
+            try SystemIO.publish(from, as: path)
+        } catch {
+            unlink(from)
+            throw SimEngineError(.cannotWrite, "cannot save \(path): \(error)")
+        }
     }
 }

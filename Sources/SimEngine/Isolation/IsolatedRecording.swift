@@ -53,15 +53,16 @@ package struct IsolatedRecording {
 
     /// Records `seed` with the plan's strategy, or following the schedule of `tapeFrom`, into `path`.
     /// With `byIdentity`, the schedule of `tapeFrom` is followed by job identity (as a replay on
-    /// another variant or under other noise follows it), not decision by decision.
+    /// another variant or under other noise follows it), not decision by decision. With `inOrder`,
+    /// the run is run `inOrder.run` of an in-order campaign, which the child runs again up to it.
     package func record(
         seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, scheduleFromTrace: Bool = false,
-        to path: String, timeoutSeconds: Double = 300
+        inOrder: RecordRequest.InOrderRun? = nil, to path: String, timeoutSeconds: Double = 300
     ) throws(SimEngineError) -> Outcome {
         let request = RecordRequest(
             scenario: scenario, variant: variant, strategy: strategy, seed: seed, out: path, tapeFrom: tapeFrom,
-            byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, noise: noise, from: prefix?.source, keep: prefix?.keep ?? 0,
-            estimatedSteps: estimatedSteps, carriers: carriers)
+            byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, noise: noise, from: prefix?.source,
+            keep: prefix?.keep ?? 0, estimatedSteps: estimatedSteps, carriers: carriers, inOrder: inOrder)
         // The request goes on the child's stdin, one typed value (never argv to parse back).
         return try Self.record(
             ["_record"], input: Array(request.text.utf8), executable: executable, to: path,

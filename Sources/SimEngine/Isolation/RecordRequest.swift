@@ -6,8 +6,20 @@ import SimTrace
 /// `strategy(for:)`. Every member is always written and always required when read
 /// (`RecordRequestTests` holds both sides to every stored property).
 package struct RecordRequest: Sendable, Equatable {
-    /// The version of this encoding; a child refuses any other.
-    package static let version: Int64 = 1
+    /// The version of this encoding; a child refuses any other (2: `inOrder`).
+    package static let version: Int64 = 2
+
+    /// The run of an in-order campaign to record: the child re-runs the campaign over `seeds` up to
+    /// run `run` (from 0), learning what it learned, and records that run.
+    package struct InOrderRun: Sendable, Equatable {
+        package var run: Int
+        package var seeds: Range<UInt64>
+
+        package init(run: Int, seeds: Range<UInt64>) {
+            self.run = run
+            self.seeds = seeds
+        }
+    }
 
     package var scenario: String
     package var variant: String
@@ -31,11 +43,13 @@ package struct RecordRequest: Sendable, Equatable {
     package var estimatedSteps: Int?
     /// Where the run's jobs run (the plan's `--preempt`).
     package var carriers: CarrierMode
+    /// Record run `inOrder.run` of an in-order campaign instead of `seed` alone (nil: `seed` alone).
+    package var inOrder: InOrderRun?
 
     package init(
         scenario: String, variant: String, strategy: String, seed: UInt64, out: String, tapeFrom: String? = nil,
         byIdentity: Bool = false, scheduleFromTrace: Bool = false, noise: Int = 0, from: String? = nil, keep: Int = 0, estimatedSteps: Int? = nil,
-        carriers: CarrierMode = .off
+        carriers: CarrierMode = .off, inOrder: InOrderRun? = nil
     ) {
         self.scenario = scenario
         self.variant = variant
@@ -50,6 +64,7 @@ package struct RecordRequest: Sendable, Equatable {
         self.keep = keep
         self.estimatedSteps = estimatedSteps
         self.carriers = carriers
+        self.inOrder = inOrder
     }
 
     /// The request as one line of JSON.
@@ -62,19 +77,35 @@ package struct RecordRequest: Sendable, Equatable {
             "from": .optional(from), "keep": .int(Int64(keep)),
             "estimatedSteps": estimatedSteps.map { .int(Int64($0)) } ?? .null,
             "carriers": .string(carriers.rawValue),
+            "inOrder": inOrder.map {
+                .object([
+                    "run": .int(Int64($0.run)), "from": .unsigned($0.seeds.lowerBound),
+                    "to": .unsigned($0.seeds.upperBound),
+                ])
+            } ?? .null,
         ]).text
     }
 
     /// Decodes a request written by `text`: every member required, the version this one's.
     package init(decoding text: String) throws(SimEngineError) {
         let fields = try RequestFields(parsing: text, what: "record request", version: Self.version)
+        var inOrder: InOrderRun?
+        if try !fields.isNull("inOrder") {
+            let run = try fields.object("inOrder")
+            let (number, from, to) = (try run.int("run"), try run.unsigned("from"), try run.unsigned("to"))
+            guard number >= 0, from <= to else {
+                throw .usage("record request: inOrder run \(number) of seeds \(from)..<\(to) is not a campaign run")
+            }
+            inOrder = InOrderRun(run: number, seeds: from..<to)
+        }
         self.init(
             scenario: try fields.string("scenario"), variant: try fields.string("variant"),
             strategy: try fields.string("strategy"), seed: try fields.unsigned("seed"), out: try fields.string("out"),
             tapeFrom: try fields.optionalString("tapeFrom"), byIdentity: try fields.bool("byIdentity"),
             scheduleFromTrace: try fields.bool("scheduleFromTrace"),
             noise: try fields.int("noise"), from: try fields.optionalString("from"), keep: try fields.int("keep"),
-            estimatedSteps: try fields.optionalInt("estimatedSteps"), carriers: try WorkerRequest.carriers(fields))
+            estimatedSteps: try fields.optionalInt("estimatedSteps"), carriers: try WorkerRequest.carriers(fields),
+            inOrder: inOrder)
     }
 
     /// Reads a request from `descriptor` (the child's stdin) to its end.
@@ -84,18 +115,9 @@ package struct RecordRequest: Sendable, Equatable {
 
     /// The plan the child runs.
     package func plan(in catalog: ScenarioCatalog) throws(SimEngineError) -> RunPlan {
-        let found = try catalog.scenario(named: scenario)
-        guard let spec = StrategySpec(parsing: strategy) else {
-            throw .usage("record request: unknown strategy '\(strategy)' (strategies: \(StrategySpec.names))")
-        }
-        let chosen = try catalog.variant(variant, of: found)
-        var plan =
-            estimatedSteps.map {
-                RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
-            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
-        plan.carriers = carriers
-        if let from { plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from) }
-        return plan
+        try RequestPlan.make(
+            in: catalog, scenario: scenario, variant: variant, strategy: strategy, estimatedSteps: estimatedSteps,
+            noise: noise, carriers: carriers, from: from, keep: keep, what: "record request")
     }
 
     /// The strategy the child's run follows: `tapeFrom`'s schedule (by decision, or by job identity),
@@ -109,5 +131,45 @@ package struct RecordRequest: Sendable, Equatable {
             ? try TraceSchedule.read(path: tapeFrom)
             : TraceReplayer(input: input, plan: plan).identitySchedule().schedule
         return ScheduleStrategy(schedule: schedule)
+    }
+
+    /// Records what this request names into `out` through a checkpointing sink (`simrun _record`'s
+    /// work): `announce` gets the `partial` record, the file the parent seals if this process dies,
+    /// before the run starts. With `inOrder`, the campaign runs again up to that run (keeping going
+    /// past failures, as the campaign that reached it did) and records it.
+    package func record(in catalog: ScenarioCatalog, announce: (String) -> Void) throws(SimEngineError) {
+        let plan = try plan(in: catalog)
+        let strategyObject = inOrder == nil ? try strategy(for: plan) : nil
+        let header = TraceHeader(
+            toolVersion: SimRunVersion.current, scenario: plan.scenario.name, variant: plan.variant, seed: seed,
+            strategy: strategy, options: plan.options.map { TraceOption($0.0, $0.1) }, build: BuildIdentity.current)
+        let writer: TraceWriter
+        do {
+            writer = try TraceWriter(path: out, header: header)
+        } catch {
+            throw SimEngineError(.cannotWrite, "cannot write \(out): \(error)")
+        }
+        announce(ChildRecord.partial(writer.temporaryPath ?? out).text)
+        let sink = CheckpointingSink(writer: writer)
+        let result: RunResult
+        if let inOrder {
+            let recording = InOrderRecording(run: inOrder.run, sink: sink)
+            var configuration = Fuzzer.Configuration(seeds: inOrder.seeds, keepGoing: true)
+            configuration.recording = recording
+            _ = Fuzzer(plan: plan, configuration: configuration).runCampaign(progress: { _, _, _, _ in })
+            guard let reached = recording.result, recording.seed == seed else {
+                writer.abandon()
+                throw SimEngineError(.failed, "the campaign re-run did not reach run \(inOrder.run + 1) (seed \(seed))")
+            }
+            result = reached
+        } else {
+            result = plan.run(seed: seed, strategy: strategyObject ?? plan.makeStrategy(), sink: sink)
+        }
+        do {
+            try writer.finish(Recorder.footer(for: result))
+        } catch {
+            writer.abandon()
+            throw SimEngineError(.cannotWrite, "cannot write \(out): \(error)")
+        }
     }
 }

@@ -1,3 +1,6 @@
+import SimTrace
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -43,6 +46,24 @@ struct RequestFields {
         RequestFields(what: what, value: try member(key))
     }
 
+    /// The array member `key`, each element as fields (read with `text()`, `integer()` or by key).
+    func array(_ key: String) throws(SimEngineError) -> [RequestFields] {
+        guard let items = try member(key).arrayValue else { throw .usage("\(what): '\(key)' is not an array") }
+        return items.map { RequestFields(what: what, value: $0) }
+    }
+
+    /// This element as a string.
+    func text() throws(SimEngineError) -> String {
+        guard let text = value.stringValue else { throw .usage("\(what): an element is not a string") }
+        return text
+    }
+
+    /// This element as an integer.
+    func integer() throws(SimEngineError) -> Int {
+        guard let number = value.intValue else { throw .usage("\(what): an element is not an integer") }
+        return number
+    }
+
     /// True when the member is `null` (it must still be present).
     func isNull(_ key: String) throws(SimEngineError) -> Bool {
         if case .null = try member(key) { return true }
@@ -79,12 +100,15 @@ struct RequestFields {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .usage("\(what): cannot read stdin: \(systemMessage(errno))")
+            let read = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in try SystemIO.read(descriptor, into: raw) }
             }
+            let count: Int
+            switch read {
+            case .success(let found): count = found
+            case .failure(let error): throw .usage("\(what): cannot read stdin: \(error)")
+            }
+            if count == 0 { break }
             bytes += chunk[0..<count]
             if bytes.count > 1 << 20 { throw .usage("\(what): more than 1 MiB on stdin") }
         }

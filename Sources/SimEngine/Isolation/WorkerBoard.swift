@@ -94,6 +94,14 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
 
     deinit { munmap(words, count * 8) }
 
+    /// The first word of worker `worker`'s part. A worker number outside `0..<workers` would read
+    /// or write another worker's words or past the mapping: it traps, in every build (one compare).
+    @inline(__always)
+    private func base(_ worker: Int) -> Int {
+        precondition(worker >= 0 && worker < workers, "WorkerBoard: worker \(worker) of \(workers)")
+        return Self.header + worker * stride
+    }
+
     /// Closes the parent's descriptor of the board once no more workers will be started.
     package func closeDescriptor() { close(descriptor) }
 
@@ -109,31 +117,33 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
             let chunk = SeedSpace.chunk(
                 startingAt: words[2].wrappingAdd(SeedSpace.chunkSize, ordering: .relaxed).oldValue)
         else { return nil }
-        words[Self.header + worker * stride + 4].store(chunk.upperBound, ordering: .relaxed)
+        words[base(worker) + 4].store(chunk.upperBound, ordering: .relaxed)
         return chunk
     }
 
     /// The end of worker `w`'s current chunk (exclusive).
-    package func chunkEnd(_ worker: Int) -> UInt64 { words[Self.header + worker * stride + 4].load(ordering: .relaxed) }
+    package func chunkEnd(_ worker: Int) -> UInt64 { words[base(worker) + 4].load(ordering: .relaxed) }
 
     package var isInterrupted: Bool { words[1].load(ordering: .relaxed) != 0 }
     package func interrupt() { words[1].store(1, ordering: .relaxed) }
 
     /// The seed index worker `w` is running, or nil between runs.
     package func inFlight(_ worker: Int) -> UInt64? {
-        let value = words[Self.header + worker * stride].load(ordering: .relaxed)
+        let value = words[base(worker)].load(ordering: .relaxed)
         return value == 0 ? nil : value - 1
     }
 
     package func setInFlight(_ worker: Int, _ index: UInt64?) {
-        words[Self.header + worker * stride].store(index.map { $0 + 1 } ?? 0, ordering: .relaxed)
+        // Stored as index + 1 (0 = none): the last index would wrap to "none".
+        precondition(index != .max, "WorkerBoard: seed index \(UInt64.max) cannot be in flight")
+        words[base(worker)].store(index.map { $0 + 1 } ?? 0, ordering: .relaxed)
     }
 
     /// Runs completed by worker `w`, across its restarts.
-    package func runs(_ worker: Int) -> Int { Int(words[Self.header + worker * stride + 1].load(ordering: .relaxed)) }
+    package func runs(_ worker: Int) -> Int { Int(words[base(worker) + 1].load(ordering: .relaxed)) }
 
     package func addRun(_ worker: Int, _ result: RunResult) {
-        let base = Self.header + worker * stride
+        let base = self.base(worker)
         GoalTally.forEachReached(in: result) { goal in
             if goal < goals { words[base + Self.goalBase + goal].add(1, ordering: .relaxed) }
         }
@@ -146,14 +156,14 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
 
     /// Failing runs counted by worker `w`, across its restarts.
     package func failures(_ worker: Int) -> Int {
-        Int(words[Self.header + worker * stride + 2].load(ordering: .relaxed))
+        Int(words[base(worker) + 2].load(ordering: .relaxed))
     }
 
     package var totalFailures: Int { (0..<workers).reduce(0) { $0 + failures($1) } }
 
     /// The distinct failures worker `w` has put on the board, in the order it found them.
     package func failureSlots(_ worker: Int) -> [FailureSlot] {
-        let base = Self.header + worker * stride
+        let base = self.base(worker)
         // Acquire: a slot counted here was filled in before the count was raised.
         let used = min(Int(words[base + 3].load(ordering: .acquiring)), Self.failureSlots)
         return (0..<used).map { slot in
@@ -171,8 +181,11 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     /// slot's first seed is the worker's lowest with that signature. When every slot is taken by
     /// other signatures, the failure goes to `overflow` as a `FailureLine`.
     package func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64) {
-        let base = Self.header + worker * stride
-        let used = min(Int(words[base + 3].load(ordering: .relaxed)), Self.failureSlots)
+        let base = self.base(worker)
+        let counted = Int(words[base + 3].load(ordering: .relaxed))
+        // Only this worker raises its count, one slot at a time, and never past the slots.
+        assert(counted <= Self.failureSlots, "WorkerBoard: worker \(worker) counts \(counted) of \(Self.failureSlots) failure slots")
+        let used = min(counted, Self.failureSlots)
         words[base + 2].add(1, ordering: .relaxed)
         for slot in 0..<used where words[base + slotBase + slot * Self.slotWords].load(ordering: .relaxed) == signature
         {
@@ -196,7 +209,7 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     package func goalCounts() -> [Int] {
         (0..<goals).map { goal in
             (0..<workers).reduce(0) {
-                $0 + Int(words[Self.header + $1 * stride + Self.goalBase + goal].load(ordering: .relaxed))
+                $0 + Int(words[base($1) + Self.goalBase + goal].load(ordering: .relaxed))
             }
         }
     }

@@ -145,20 +145,9 @@ package struct WorkerRequest: Sendable, Equatable {
 
     /// The plan this worker runs: the campaign's, rebuilt from the request.
     package func plan(in catalog: ScenarioCatalog) throws(SimEngineError) -> RunPlan {
-        let found = try catalog.scenario(named: scenario)
-        let chosen = try catalog.variant(variant, of: found)
-        guard let spec = StrategySpec(parsing: strategy) else {
-            throw .usage("unknown strategy '\(strategy)' (strategies: \(StrategySpec.names))")
-        }
-        var plan =
-            estimatedSteps.map {
-                RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
-            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
-        plan.carriers = carriers
-        if let from {
-            plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from)
-        }
-        return plan
+        try RequestPlan.make(
+            in: catalog, scenario: scenario, variant: variant, strategy: strategy, estimatedSteps: estimatedSteps,
+            noise: noise, carriers: carriers, from: from, keep: keep, what: "worker request")
     }
 
     /// Runs this worker: maps the board on `WorkerBoard.childDescriptor` and runs seeds on it until

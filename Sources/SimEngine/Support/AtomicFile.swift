@@ -46,11 +46,13 @@ package enum AtomicFile {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
+            let read = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in try SystemIO.read(descriptor.rawValue, into: raw) }
+            }
             let count: Int
-            do {
-                count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
-            } catch {
-                throw SimEngineError(.badTrace, "\(path): \(error)")
+            switch read {
+            case .success(let found): count = found
+            case .failure(let error): throw SimEngineError(.badTrace, "\(path): \(error)")
             }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]

@@ -134,3 +134,24 @@ package func makeScratchDirectory(prefix: String) throws(SimEngineError) -> Stri
     }
     return String(cString: made)
 }
+
+/// Removes `path` and everything under it (a scratch directory made with `makeScratchDirectory`);
+/// what cannot be removed is left (a scratch directory is never worth failing a command for).
+package func removeScratchDirectory(_ path: String) {
+    if let directory = opendir(path) {
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
+                    String(cString: $0)
+                }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(directory)
+        for name in names { removeScratchDirectory("\(path)/\(name)") }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}

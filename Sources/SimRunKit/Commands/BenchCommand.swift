@@ -88,13 +88,11 @@ struct BenchRecordCommand: CatalogCommand {
         _ = try Benchmark.recordForMemory(events: events, path: out)
         unlink(out)
         if let report {
-            let fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0, let kib = PeakMemoryProbe.ownPeakKiB() else {
-                throw CommandFailure(ExitStatus.cannotWrite, "bench: cannot report peak memory to \(report)")
+            guard let kib = PeakMemoryProbe.ownPeakKiB() else {
+                throw CommandFailure(ExitStatus.cannotWrite, "bench: cannot measure this process's peak memory")
             }
-            let text = Array("\(kib)\n".utf8)
-            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
+            // Written like every result: whole or not at all, so the parent never reads half a number.
+            try AtomicFile.write(Array("\(kib)\n".utf8), to: report)
         }
         return ExitStatus.ok
     }

@@ -79,12 +79,6 @@ struct FuzzCommand: CatalogCommand {
     ) var preempt = false
     @OptionGroup var output: OutputOptions
     @OptionGroup var build: BuildLabelOption
-    /// Set by the parent on the child an in-order campaign runs in (`FuzzCommand+Guarded.swift`).
-    @Flag(help: .hidden) var guarded = false
-    /// In that child: the file each run is marked in before it starts.
-    @Option(help: .hidden) var guardMarker: String?
-    /// In a re-run child: `RUN:SEED:PATH`, the run to record into PATH.
-    @Option(help: .hidden) var guardRecord: String?
 
     func validate() throws {
         if seeds != nil && time != nil { throw ValidationError("give either --seeds or --time, not both") }
@@ -118,9 +112,7 @@ struct FuzzCommand: CatalogCommand {
         Interruption.install()
         try OutputPath.prepareDirectory(out, flag: "--out")
         // Planning runs the fifo schedule once: first in a child, where a trap is a crash finding.
-        if !guarded, guardRecord == nil, ChildProcess.isAvailable,
-            let status = try fuzzFifoCrash(plan: try makePlan(context, probing: false), context: context)
-        {
+        if let status = try fuzzFifoCrash(plan: try makePlan(context, probing: false), context: context) {
             return status
         }
         let plan = try makePlan(context)
@@ -135,16 +127,9 @@ struct FuzzCommand: CatalogCommand {
             )
         }
         try prepareResult()
-        var config = Fuzzer.Configuration(
+        let config = Fuzzer.Configuration(
             seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
             keepGoing: keepGoing)
-        if !plan.strategy.campaignShape.isIndependent {
-            // One strategy object runs from run to run, in one process: that process is a child, and
-            // a trap there is a crash finding with its trace (FuzzCommand+Guarded.swift).
-            if let guardRecord { return try recordGuardedRun(guardRecord, plan: plan, configuration: config) }
-            if !guarded, ChildProcess.isAvailable { return try runGuarded(plan: plan, context: context) }
-            if let guardMarker { config.runMarker = try RunMarker(path: guardMarker) }
-        }
         let span =
             time.map { "for \(EventText.time(Int64($0.seconds * 1e9)))" }
             ?? "seeds \(range.lowerBound)..<\(range.upperBound)"
@@ -167,6 +152,11 @@ struct FuzzCommand: CatalogCommand {
         let report = outcome.report
         let traces = presenter.traces
         summarize(report, crashes: outcome.crashes.count, console: console)
+        if let run = outcome.crashedAtRun {
+            console.out(
+                "  the campaign ended at its crash, run \(run + 1): \(strategy.kind) runs in one process, which the trap ended (findings before it in that process were not kept)"
+            )
+        }
         if outcome.interrupted { console.out("interrupted: stopped early; the summary covers what ran") }
         var determinism: DeterminismSummary?
         if let every = checkDeterminism, !outcome.interrupted {

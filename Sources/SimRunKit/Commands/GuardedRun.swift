@@ -46,17 +46,21 @@ enum GuardedRun {
             // Ended after Ctrl-C or SIGTERM was passed on: an interruption, not a crash.
             return ExitStatus.interrupted
         case .signaled(let signal):
-            let replay =
-                trace.map { " — `\(SimRun.programName) replay \(shellQuoted($0))` shows the recorded run" } ?? ""
-            console.out(
-                "CRASH: a run of this \(command) trapped (killed by signal \(signal)): the model crashes on a schedule it tried\(replay)"
-            )
-            console.json(
-                ResultDocument(
-                    command: command, verdict: "fail", exitCode: ExitStatus.failure,
-                    members: [.init("crashed", .string("killed by signal \(signal)")), .init("findings", .array([]))]
-                ).text)
-            return ExitStatus.failure
+            return crashed(command: command, message: "killed by signal \(signal)", trace: trace, console: console)
         }
+    }
+
+    /// The CRASH line (and `--json` document) for work of `command` that trapped in its child and
+    /// has no one schedule to record (shrink's candidates, explain's re-fuzzed runs). Returns 1.
+    static func crashed(command: String, message: String, trace: String?, console: Console) -> Int32 {
+        let replay = trace.map { " — `\(SimRun.programName) replay \(shellQuoted($0))` shows the recorded run" } ?? ""
+        console.out(
+            "CRASH: a run of this \(command) trapped (\(message)): the model crashes on a schedule it tried\(replay)")
+        console.json(
+            ResultDocument(
+                command: command, verdict: "fail", exitCode: ExitStatus.failure,
+                members: [.init("crashed", .string(message)), .init("findings", .array([]))]
+            ).text)
+        return ExitStatus.failure
     }
 }

@@ -131,7 +131,7 @@ struct RunCommand: CatalogCommand {
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
         let fifo = try? IsolatedRecording(
-            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1,
+            scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise, estimatedSteps: 1,
             carriers: carrierMode
         ).record(seed: 0, to: probe)
         // Not recorded (no usable $TMPDIR): probed here, as before.
@@ -154,7 +154,7 @@ struct RunCommand: CatalogCommand {
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
         let fifo = try IsolatedRecording(
-            scenario: found.name, variant: chosen, strategy: "fifo", noise: noise, estimatedSteps: 1,
+            scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise, estimatedSteps: 1,
             carriers: carrierMode
         ).record(seed: 0, to: probe)
         let steps = fifo.crashed ? 1 : Int(try TraceInput(path: probe).footer?.steps ?? 1)

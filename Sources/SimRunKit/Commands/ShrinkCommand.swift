@@ -19,8 +19,6 @@ struct ShrinkCommand: CatalogCommand {
     var out: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var build: BuildLabelOption
-    /// Set by the parent on the child it shrinks in (`GuardedRun`).
-    @Flag(help: .hidden) var guarded = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
@@ -46,16 +44,27 @@ struct ShrinkCommand: CatalogCommand {
                 "\(trace): the recorded run crashed; shrinking it runs each candidate schedule in a child process, which this host cannot start"
             )
         }
-        // A candidate schedule may trap: the shrinking runs in a child, and a trap is a finding. A
-        // crash's candidates each run in a child of their own (CrashShrink).
-        if !crashed, !guarded, let termination = try GuardedRun.inChild() {
-            return GuardedRun.status(of: termination, command: "shrink", trace: trace, console: context.console)
-        }
         try OutputPath.createParent(of: path)
-        let shrunkReport =
-            crashed
-            ? try CrashShrink.shrink(input, footer: footer, plan: plan, to: path)
-            : try TraceShrink.shrink(input, footer: footer, plan: plan, to: path)
+        // A candidate schedule may trap: the shrinking runs in a child told by one `ShrinkRequest`,
+        // and a trap is a finding. A crash's candidates each run in a child of their own (CrashShrink).
+        let shrunkReport: ShrinkReport?
+        if crashed {
+            shrunkReport = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path)
+        } else if ChildProcess.isAvailable {
+            switch try ShrinkRequest(trace: trace, out: path).runInChild(
+                forwardingInterruption: true, timeoutSeconds: InOrderSupervisor.noTimeout)
+            {
+            case .interrupted: return ExitStatus.interrupted
+            case .trapped(let message):
+                return GuardedRun.crashed(command: "shrink", message: message, trace: trace, console: context.console)
+            case .record(.shrunk(let report)): shrunkReport = report
+            case .record(.notReproduced): shrunkReport = nil
+            case .record(.failure(let kind, let message)): throw CommandFailure(kind, message)
+            case .record(.partial): throw CommandFailure(.failed, "the shrinking process answered with no result")
+            }
+        } else {
+            shrunkReport = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path)
+        }
         guard let shrunk = shrunkReport else {
             throw CommandFailure(
                 ExitStatus.failure, "\(trace): the recorded failure does not reproduce on this build; cannot shrink")
@@ -89,25 +98,17 @@ struct ShrinkCommand: CatalogCommand {
     }
 }
 
-/// `simrun _shrink`: shrinks a saved finding in place in a process of its own (a candidate schedule
-/// may trap) and sends the parent one typed record (`ChildRecord`). Hidden: only `fuzz` runs it.
+/// `simrun _shrink`: shrinks one trace in a process of its own (a candidate schedule may trap) for
+/// `simrun shrink` and `FindingCampaign`: one `ShrinkRequest` (SimEngine) on stdin, one typed record
+/// (`ChildRecord`) on stdout; the shrinking is the engine's. Hidden: only simrun itself runs it.
 struct ShrinkChildCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "_shrink", abstract: "Shrink one trace for a parent process (internal).", shouldDisplay: false)
 
-    @Argument var trace: String
-
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let record: ChildRecord
         do throws(CommandFailure) {
-            let input = try TraceInput(path: trace)
-            guard let footer = input.footer, footer.verdict.isFailure else {
-                throw CommandFailure(ExitStatus.usage, "\(trace): no failure to shrink")
-            }
-            let plan = try input.plan(in: context.catalog)
-            record =
-                try TraceShrink.shrink(input, footer: footer, plan: plan, to: trace).map { .shrunk($0) }
-                ?? .notReproduced
+            record = try ShrinkRequest.read(from: 0).run(in: context.catalog)
         } catch {
             record = .failure(kind: error.kind, message: error.message)
         }

@@ -25,7 +25,7 @@ struct SimRunCommand: ParsableCommand {
                 ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self,
                 ShrinkCommand.self,
                 ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
-                DigestsChildCommand.self, ReplayChildCommand.self, ShrinkChildCommand.self,
+                DigestsChildCommand.self, CampaignChildCommand.self, ReplayChildCommand.self, ShrinkChildCommand.self,
                 WorkerChildCommand.self, BenchRecordCommand.self, BenchAllocationsCommand.self,
             ]
         )

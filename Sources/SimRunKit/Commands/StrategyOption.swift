@@ -33,5 +33,5 @@ enum StrategyArgument {
 
     /// The default of `run` and `fuzz`: one default, so a seed a campaign reports fails again with
     /// `run --seed N` as printed.
-    static let defaultSpec = StrategySpec(kind: .pct)
+    static let defaultSpec = StrategySpec.campaignDefault
 }

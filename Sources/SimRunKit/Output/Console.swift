@@ -1,3 +1,5 @@
+import SimTrace
+import SystemPackage
 import Synchronization
 
 #if canImport(Glibc)
@@ -102,16 +104,12 @@ public final class Console: Sendable {
         if fd == 1 && state.stdoutError != nil { return }
         var text = text
         let failure: Int32? = text.withUTF8 { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(fd, base + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written < 0 { return errno }
-                if written == 0 { return ENOSPC }
-                offset += written
+            do throws(Errno) {
+                try SystemIO.writeAll(fd, UnsafeRawBufferPointer(buffer))
+                return nil
+            } catch {
+                return error.rawValue
             }
-            return nil
         }
         if fd == 1, let failure { state.stdoutError = failure }
     }
@@ -201,9 +199,4 @@ public final class Console: Sendable {
 /// Lines kept by a capturing console.
 final class CaptureBuffer: Sendable {
     package let lines = Mutex<[String]>([])
-}
-
-/// `write(2)`, named apart from `Console.write`.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }

@@ -84,14 +84,16 @@ final class FindingPresenter: FindingCampaignObserver, @unchecked Sendable {
     }
 
     private func presentCrash(_ finding: SavedFinding) {
-        console.out("CRASH at seed \(finding.seed): \(finding.foundVerdict.message)")
+        let campaignRun = finding.crashedAtRun.map { " (run \($0 + 1) of the campaign)" } ?? ""
+        console.out("CRASH at seed \(finding.seed)\(campaignRun): \(finding.foundVerdict.message)")
         for warning in finding.warnings { console.err(warning) }
         guard let path = finding.path else { return sayProblem(finding) }
         presentShrink(finding.shrink)
         if let recorded = finding.recording {
             do throws(CommandFailure) {
-                let lines = try recorded.crashLines(path: path) {
-                    "seed \(finding.seed) crashed in a worker but ran to \($0) when re-run"
+                let lines = try recorded.crashLines(path: path) { verdict in
+                    finding.crashedAtRun.map { "run \($0 + 1) trapped in the campaign but ran to \(verdict) when re-run" }
+                        ?? "seed \(finding.seed) crashed in a worker but ran to \(verdict) when re-run"
                 }
                 for line in lines { console.out(line) }
             } catch {

@@ -40,10 +40,10 @@ public enum TraceEnding: Sendable, Equatable {
         var tail = [UInt8](repeating: 0, count: window)
         var filled = 0
         while filled < window {
-            let count = tail.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress! + filled, window - filled, off_t(size - window + filled))
+            let count = tail.withUnsafeMutableBytes { raw -> Int in
+                let rest = UnsafeMutableRawBufferPointer(rebasing: raw[filled...])
+                return (try? SystemIO.read(fd, into: rest, at: Int64(size - window + filled))) ?? -1
             }
-            if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return .unknown }
             filled += count
         }

@@ -200,8 +200,9 @@ public final class TraceReader {
                 // instructions went to that dispatch; a decode reads ~1 decision per 3 events).
                 if tag < RecordTag.decisionLimit {
                     cursor.position += 1
+                    if cursor.end &- cursor.position >= Self.longestRecord, decodeDecisionInFrame(tag) != nil { continue }
                     do {
-                        _ = try decodeDecision(tag)
+                        _ = try decodeDecisionChecked(tag)
                     } catch {
                         throw remember(error)
                     }
@@ -449,9 +450,142 @@ public final class TraceReader {
         return Symbol(raw: UInt32(truncatingIfNeeded: raw))
     }
 
+    /// The most bytes an event record can take after its tag (five varints of at most ten bytes, a
+    /// field count, and four fields of a key and a value): with this many bytes left in the frame,
+    /// `decodeEventInFrame` reads without bound checks. A decision takes fewer.
+    private static let longestRecord = 5 * 10 + 10 + 4 * 20
+
     /// Decodes the event whose tag was just read into `event` (every stored property is written).
     @inline(__always)
     private func decodeEvent(_ tag: UInt8, into event: inout Event) throws(DecodeFailure) {
+        if cursor.end &- cursor.position >= Self.longestRecord, decodeEventInFrame(tag, into: &event) { return }
+        try decodeEventChecked(tag, into: &event)
+    }
+
+    /// A varint read without bound checks (the caller made sure ten bytes follow), nil when it does
+    /// not fit in 64 bits, where `ByteCursor.varint` throws. One- and two-byte values inline.
+    @inline(__always)
+    private static func varint(_ base: UnsafePointer<UInt8>, _ position: inout Int) -> UInt64? {
+        let first = base[position]
+        if first < 0x80 {
+            position &+= 1
+            return UInt64(first)
+        }
+        let second = base[position &+ 1]
+        if second < 0x80 {
+            position &+= 2
+            return UInt64(first & 0x7F) | UInt64(second) << 7
+        }
+        guard let (value, next) = longVarint(base, position) else { return nil }
+        position = next
+        return value
+    }
+
+    /// `varint` past two bytes: the same rule as `ByteCursor.varint` (at most ten bytes, the tenth
+    /// at most 1), without bound checks. Returns the position after it rather than taking it
+    /// `inout`, so that the callers' positions stay in registers.
+    @inline(never)
+    private static func longVarint(_ base: UnsafePointer<UInt8>, _ position: Int) -> (UInt64, Int)? {
+        var at = position
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = base[at]
+            at &+= 1
+            if shift == 63 && byte > 1 { return nil }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return (result, at) }
+            shift += 7
+            if shift > 63 { return nil }
+        }
+    }
+
+    @inline(__always)
+    private static func zigzag(_ raw: UInt64) -> Int64 {
+        Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    /// The event decode when at least `longestRecord` bytes follow the tag in the frame: the frame's
+    /// bytes through a local position and the reader's state in locals, written back once at the
+    /// end. False when the record is malformed (a varint past 64 bits, an undefined symbol, a bad
+    /// field count: exactly the cases where `decodeEventChecked` throws), with the position and
+    /// counts untouched; the int fields' delta state may then have moved, which does not matter:
+    /// the caller decodes the record again with the checked path, which throws, and the reader
+    /// stops for good.
+    @inline(__always)
+    private func decodeEventInFrame(_ tag: UInt8, into event: inout Event) -> Bool {
+        let base = cursor.base
+        var at = cursor.position
+        let limit = symbolLimit
+        // Each part goes straight to the event and the reader's previous-event state (fewer live
+        // values than locals written back at the end; a failure leaves state that the checked
+        // path, which then throws, does not read for its error).
+        if tag & RecordTag.timeBit != 0 {
+            guard let raw = Self.varint(base, &at) else { return false }
+            previousTime = previousTime &+ Self.zigzag(raw)
+        }
+        if tag & RecordTag.laneBit != 0 {
+            guard let raw = Self.varint(base, &at), raw < limit else { return false }
+            previousLane = Symbol(raw: UInt32(truncatingIfNeeded: raw))
+        }
+        if tag & RecordTag.kindBit != 0 {
+            guard let raw = Self.varint(base, &at), raw < limit else { return false }
+            previousKind = Symbol(raw: UInt32(truncatingIfNeeded: raw))
+        }
+        if tag & RecordTag.subjectBit != 0 {
+            guard let raw = Self.varint(base, &at), raw < limit else { return false }
+            previousSubject = Symbol(raw: UInt32(truncatingIfNeeded: raw))
+        }
+        let seq = lastSeq &+ 1 &+ seqJump
+        event.cause = 0
+        if tag & RecordTag.causeBit != 0 {
+            guard let raw = Self.varint(base, &at) else { return false }
+            event.cause = seq &- raw
+        }
+        var fieldCount = Int((tag & RecordTag.fieldMask) >> RecordTag.fieldShift)
+        if fieldCount == Int(RecordTag.explicitFieldCount) {
+            guard let count = Self.varint(base, &at), count >= 3 && count <= UInt64(EventFields.capacity) else {
+                return false
+            }
+            fieldCount = Int(count)
+        }
+        event.fields.removeAll()
+        if fieldCount > 0 {
+            let ints = lastInts
+            for _ in 0..<fieldCount {
+                guard let keyAndType = Self.varint(base, &at), keyAndType >> 2 < limit else { return false }
+                let key = Symbol(raw: UInt32(truncatingIfNeeded: keyAndType >> 2))
+                switch keyAndType & 3 {
+                case FieldTag.int:
+                    guard let raw = Self.varint(base, &at) else { return false }
+                    let value = ints[Int(key.raw)] &+ Self.zigzag(raw)
+                    ints[Int(key.raw)] = value
+                    event.fields.append(EventField(key, .int(value)))
+                case FieldTag.symbol:
+                    guard let raw = Self.varint(base, &at), raw < limit else { return false }
+                    event.fields.append(EventField(key, .symbol(Symbol(raw: UInt32(truncatingIfNeeded: raw)))))
+                case FieldTag.boolFalse:
+                    event.fields.append(EventField(key, .bool(false)))
+                default:
+                    event.fields.append(EventField(key, .bool(true)))
+                }
+            }
+        }
+        cursor.position = at
+        seqJump = 0
+        lastSeq = seq
+        eventCount &+= 1
+        event.seq = seq
+        event.time = previousTime
+        event.lane = previousLane
+        event.kind = previousKind
+        event.subject = previousSubject
+        return true
+    }
+
+    /// `decodeEvent` with every read checked against the frame's end, throwing what is wrong.
+    @inline(never)
+    private func decodeEventChecked(_ tag: UInt8, into event: inout Event) throws(DecodeFailure) {
         let seq = lastSeq &+ 1 &+ seqJump
         seqJump = 0
         var time = previousTime
@@ -517,7 +651,65 @@ public final class TraceReader {
         return try cursor.uint32(what())
     }
 
+    /// Decodes the decision whose tag was just read: without bound checks when at least
+    /// `longestRecord` bytes follow in the frame, else (and for a malformed one, which then throws)
+    /// through the checked path.
+    @inline(__always)
     private func decodeDecision(_ tag: UInt8) throws(DecodeFailure) -> Decision {
+        if cursor.end &- cursor.position >= Self.longestRecord, let decision = decodeDecisionInFrame(tag) {
+            return decision
+        }
+        return try decodeDecisionChecked(tag)
+    }
+
+    /// A varint that fits in 32 bits, read without bound checks; nil where `ByteCursor.uint32` throws.
+    @inline(__always)
+    private static func uint32(_ base: UnsafePointer<UInt8>, _ position: inout Int) -> UInt32? {
+        guard let raw = varint(base, &position) else { return nil }
+        return UInt32(exactly: raw)
+    }
+
+    /// The decision decode when at least `longestRecord` bytes follow the tag (see
+    /// `decodeEventInFrame`); nil, with nothing consumed or counted, where `decodeDecisionChecked`
+    /// throws.
+    @inline(__always)
+    private func decodeDecisionInFrame(_ tag: UInt8) -> Decision? {
+        let base = cursor.base
+        var at = cursor.position
+        let limit = symbolLimit
+        guard let chosen = Self.uint32(base, &at), let count = Self.uint32(base, &at) else { return nil }
+        var fallback = chosen
+        if tag & RecordTag.decisionFallbackBit != 0 {
+            guard let value = Self.uint32(base, &at) else { return nil }
+            fallback = value
+        }
+        var lane = Symbol.empty
+        if tag & RecordTag.decisionLaneBit != 0 {
+            guard let raw = Self.varint(base, &at), raw < limit else { return nil }
+            lane = Symbol(raw: UInt32(truncatingIfNeeded: raw))
+        }
+        var label = Symbol.empty
+        if tag & RecordTag.decisionLabelBit != 0 {
+            guard let raw = Self.varint(base, &at), raw < limit else { return nil }
+            label = Symbol(raw: UInt32(truncatingIfNeeded: raw))
+        }
+        var ordinal: UInt32 = 0
+        if tag & RecordTag.decisionOrdinalBit != 0 {
+            guard let value = Self.uint32(base, &at) else { return nil }
+            ordinal = value
+        }
+        guard let distance = Self.varint(base, &at) else { return nil }
+        cursor.position = at
+        decisionCount &+= 1
+        return Decision(
+            kind: DecisionKind(rawValue: (tag & RecordTag.decisionKindMask) + 1) ?? .pick, chosen: chosen,
+            count: count, fallback: fallback, lane: lane, label: label, ordinal: ordinal,
+            afterEvent: lastSeq &- UInt64(bitPattern: Self.zigzag(distance)))
+    }
+
+    /// `decodeDecision` with every read checked against the frame's end, throwing what is wrong.
+    @inline(never)
+    private func decodeDecisionChecked(_ tag: UInt8) throws(DecodeFailure) -> Decision {
         let kind = DecisionKind(rawValue: (tag & RecordTag.decisionKindMask) + 1) ?? .pick
         let chosen = try quickUInt32("a decision's choice")
         let count = try quickUInt32("a decision's option count")

@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -35,12 +37,13 @@ final class FileOutput: TraceOutput {
             borrowed = true
         case .writeInPlace:
             // Opened as it is, never created nor truncated (a FIFO's open waits for its reader).
-            var fd: Int32
-            repeat { fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-            guard fd >= 0 else {
-                let code = errno
+            let fd: Int32
+            do {
+                fd = try SystemIO.open(path, O_WRONLY | O_NOCTTY)
+            } catch {
                 throw TraceError(
-                    .unreadable, file: path, offset: 0, expected: "to open it for writing", detail: Self.message(code))
+                    .unreadable, file: path, offset: 0, expected: "to open it for writing",
+                    detail: Self.message(error.rawValue))
             }
             temporaryPath = nil
             descriptor = fd
@@ -50,13 +53,18 @@ final class FileOutput: TraceOutput {
             // process apart. Neither reaches the trace's content. O_EXCL never follows a planted link.
             var candidate = ""
             var fd: Int32 = -1
+            var code: Int32 = EEXIST
             for _ in 0..<8 {
                 candidate = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-                fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-                if fd >= 0 || errno != EEXIST { break }
+                do {
+                    fd = try SystemIO.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+                    break
+                } catch {
+                    code = error.rawValue
+                    if error != .fileExists { break }
+                }
             }
             guard fd >= 0 else {
-                let code = errno
                 throw TraceError(
                     .unreadable, file: path, offset: 0,
                     expected: "a writable directory for the temporary file", detail: Self.message(code))
@@ -75,19 +83,12 @@ final class FileOutput: TraceOutput {
     var isInPlace: Bool { temporaryPath == nil }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws(TraceError) {
-        guard var next = bytes.baseAddress else { return }
+        guard bytes.count > 0 else { return }
         guard descriptor >= 0 else { throw failure("an open file", EBADF) }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = write(descriptor, next, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure("to write the file", errno)
-            }
-            // A zero-byte write on a regular file means no space; never spin on it.
-            if written == 0 { throw failure("to write the file", ENOSPC) }
-            remaining -= written
-            next += written
+        do {
+            try SystemIO.writeAll(descriptor, bytes)
+        } catch {
+            throw failure("to write the file", error.rawValue)
         }
     }
 
@@ -97,30 +98,26 @@ final class FileOutput: TraceOutput {
         let fd = descriptor
         descriptor = -1
         guard fd >= 0 else { throw failure("an open file", EBADF) }
-        // Devices, pipes and terminals cannot be synced (EINVAL, ENOTSUP): nothing is lost by it.
-        let synced = fsync(fd) == 0 || [EINVAL, ENOTSUP, EROFS].contains(errno)
-        let syncError = errno
+        // Devices, pipes and terminals cannot be synced: `SystemIO.sync` does not count that.
+        var syncError: Int32?
+        do throws(Errno) { try SystemIO.sync(fd) } catch { syncError = error.rawValue }
         if borrowed {
-            guard synced else { throw failure("to flush the output", syncError) }
+            if let syncError { throw failure("to flush the output", syncError) }
             return
         }
-        if close(fd) != 0 || !synced {
-            let code = synced ? errno : syncError
+        if close(fd) != 0 || syncError != nil {
+            let code = syncError ?? errno
             if let temporaryPath { unlink(temporaryPath) }
             PendingFiles.remove(pending)
             throw failure("to write the file out", code)
         }
         guard let temporaryPath else { return }
         defer { PendingFiles.remove(pending) }
-        if rename(temporaryPath, path) != 0 {
-            let code = errno
+        do throws(Errno) {
+            try SystemIO.publish(temporaryPath, as: path)
+        } catch {
             unlink(temporaryPath)
-            throw failure("to rename the temporary file into place", code)
-        }
-        let directory = open(OutputTarget.directory(of: path), O_RDONLY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)  // best effort: some file systems refuse a directory sync
-            close(directory)
+            throw failure("to rename the temporary file into place", error.rawValue)
         }
     }
 

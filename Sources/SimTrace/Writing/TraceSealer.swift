@@ -1,3 +1,4 @@
+import SystemPackage
 import SimCore
 
 #if canImport(Glibc)
@@ -52,11 +53,13 @@ public enum TraceSealer {
         let compressor = try FrameCompressor(level: 3, file: partial)
         let frame = try compressor.compress(buffer.bytes, file: partial, offset: keep)
         try append(frame, to: partial, at: keep)
-        if rename(partial, path) != 0 {
-            let code = errno
+        // Published like every trace (`FileOutput.commit`): synced, renamed, its directory synced.
+        do throws(Errno) {
+            try SystemIO.publish(partial, as: path)
+        } catch {
             throw TraceError(
                 .unreadable, file: path, offset: 0, expected: "to rename the sealed trace into place",
-                detail: FileOutput.message(code))
+                detail: FileOutput.message(error.rawValue))
         }
         let text = last.map { "\(reader.text($0.kind)) \(reader.text($0.subject))" } ?? ""
         return Sealed(footer: footer, lastEvent: last, lastEventText: text)
@@ -65,12 +68,13 @@ public enum TraceSealer {
     private static func append(_ frame: UnsafeRawBufferPointer, to path: String, at offset: UInt64)
         throws(TraceError)
     {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
+        let fd: Int32
+        do {
+            fd = try SystemIO.open(path, O_WRONLY)
+        } catch {
             throw TraceError(
                 .unreadable, file: path, offset: 0, expected: "to open the partial trace for writing",
-                detail: FileOutput.message(code))
+                detail: FileOutput.message(error.rawValue))
         }
         defer { close(fd) }
         guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
@@ -79,19 +83,13 @@ public enum TraceSealer {
                 .unreadable, file: path, offset: offset, expected: "to cut the partial trace at its last frame",
                 detail: FileOutput.message(code))
         }
-        guard var next = frame.baseAddress else { return }
-        var remaining = frame.count
-        while remaining > 0 {
-            let written = write(fd, next, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                throw TraceError(
-                    .unreadable, file: path, offset: offset, expected: "to append the footer",
-                    detail: FileOutput.message(code))
-            }
-            remaining -= written
-            next += written
+        do throws(Errno) {
+            try SystemIO.writeAll(fd, frame)
+            try SystemIO.sync(fd)
+        } catch {
+            throw TraceError(
+                .unreadable, file: path, offset: offset, expected: "to append the footer",
+                detail: FileOutput.message(error.rawValue))
         }
     }
 }

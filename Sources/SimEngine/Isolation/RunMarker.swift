@@ -1,4 +1,5 @@
 import SimCore
+import SimTrace
 
 #if canImport(Glibc)
     import Glibc
@@ -19,8 +20,11 @@ package final class RunMarker: @unchecked Sendable {
 
     /// A marker writing to `path` (created or emptied).
     package init(path: String) throws(SimEngineError) {
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SimEngineError(.cannotWrite, "cannot create \(path): errno \(errno)") }
+        do {
+            fd = try SystemIO.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+        } catch {
+            throw SimEngineError(.cannotWrite, "cannot create \(path): \(error)")
+        }
     }
 
     deinit { close(fd) }
@@ -29,16 +33,17 @@ package final class RunMarker: @unchecked Sendable {
     /// one `pwrite` (no buffering, so the mark survives the process dying right after).
     package func mark(run: Int, seed: UInt64) {
         var words: (UInt64, UInt64) = (UInt64(run), seed)
-        _ = withUnsafeBytes(of: &words) { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        // A mark that cannot be written leaves the previous one: the crash is then said to be at the
+        // run marked last, and the re-run that records it finds another seed and says so.
+        withUnsafeBytes(of: &words) { try? SystemIO.writeAll(fd, $0, at: 0) }
     }
 
     /// The last run a marker at `path` marked; nil when none was.
     package static func read(path: String) -> (run: Int, seed: UInt64)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? SystemIO.open(path, O_RDONLY) else { return nil }
         defer { close(fd) }
         var words: (UInt64, UInt64) = (0, 0)
-        let count = withUnsafeMutableBytes(of: &words) { pread(fd, $0.baseAddress, $0.count, 0) }
+        let count = withUnsafeMutableBytes(of: &words) { (try? SystemIO.read(fd, into: $0, at: 0)) ?? -1 }
         guard count == 16, let run = Int(exactly: words.0) else { return nil }
         return (run, words.1)
     }

@@ -1,0 +1,45 @@
+import SimCore
+import SimEngine
+import SimTrace
+
+/// Planning a campaign runs the `fifo` schedule once; the engine runs it first in a child, and when
+/// it traps, the campaign's finding is that crash, saved with its trace
+/// (`FindingCampaign.fifoCrash`). This only presents it.
+extension FuzzCommand {
+    /// The exit status after presenting the fifo schedule's crash as the finding; nil when it did
+    /// not trap (the campaign goes on and plans in this process).
+    func fuzzFifoCrash(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32? {
+        guard let finding = try FindingCampaign.fifoCrash(plan: plan, directory: out), let path = finding.path,
+            let recorded = finding.recording
+        else { return nil }
+        let console = context.console
+        for warning in finding.warnings { console.err(warning) }
+        console.out(
+            "CRASH on the fifo schedule (seed 0), which plans the campaign before its first run: \(finding.verdict.message)"
+        )
+        let lines = try recorded.crashLines(path: path) {
+            "the fifo schedule trapped once but ran to \($0) when recorded again"
+        }
+        for line in lines { console.out(line) }
+        console.out("  trace:  \(path)")
+        console.out("  replay: \(context.programName) replay \(shellQuoted(path))")
+        console.out(
+            "summary: the campaign did not start: the model traps on the fifo schedule, the plain order every \(strategy.kind) campaign is planned from; the crash is its finding"
+        )
+        if console.outputStyle == .quiet {
+            console.verdict(
+                "fuzz \(plan.scenario.name)/\(plan.variant): FAIL — a crash on the fifo schedule; trace \(path)")
+        }
+        console.json(
+            ResultDocument(
+                command: "fuzz", verdict: "fail", exitCode: ExitStatus.failure,
+                members: ResultDocument.run(
+                    scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
+                    + [
+                        .init("schedules", .int(1)),
+                        .init("findings", ResultDocument.findings(finding.verdict, seed: 0, trace: path)),
+                    ]
+            ).text)
+        return ExitStatus.failure
+    }
+}

@@ -1,0 +1,137 @@
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one place simrun's own files, pipes and children meet the system calls: every read, write,
+/// open, sync and rename of traces, results, requests and child output goes through here, and an
+/// interrupted call (EINTR: a signal arrived, Ctrl-C or a child ending) is retried here and nowhere
+/// else.
+///
+/// Reads, writes and opens are swift-system's `FileDescriptor` calls (`retryOnInterrupt`), which
+/// also give the typed `Errno` with its message; swift-system 1.8 has no `fsync`, `rename` or
+/// `waitpid`, so those are retried by `retrying` below. A short write is continued, and a write of
+/// nothing is an error (no space), never a loop.
+package enum SystemIO {
+    /// Calls `call` again while it fails with EINTR; its result otherwise (with `errno` set on failure).
+    @inline(__always)
+    package static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+        while true {
+            let result = call()
+            if result >= 0 || errno != EINTR { return result }
+        }
+    }
+
+    /// The errno of the last failed call, typed.
+    package static var lastError: Errno { Errno(rawValue: errno) }
+
+    /// Writes all of `bytes` to `fd`.
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        let descriptor = FileDescriptor(rawValue: fd)
+        var offset = 0
+        while offset < bytes.count {
+            let written: Int
+            do {
+                written = try descriptor.write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            } catch {
+                throw Self.typed(error)
+            }
+            // A zero-byte write on a regular file means no space; never spin on it.
+            if written == 0 { throw Errno.noSpace }
+            offset += written
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+        var failure: Errno?
+        bytes.withUnsafeBytes { raw in
+            do throws(Errno) { try writeAll(fd, raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes all of `bytes` at `offset`, leaving the file's offset alone (one `pwrite` when the
+    /// system takes it whole, as it does for a few words).
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Errno) {
+        let descriptor = FileDescriptor(rawValue: fd)
+        var done = 0
+        while done < bytes.count {
+            let written: Int
+            do {
+                written = try descriptor.write(
+                    toAbsoluteOffset: offset + Int64(done), UnsafeRawBufferPointer(rebasing: bytes[done...]))
+            } catch {
+                throw Self.typed(error)
+            }
+            if written == 0 { throw Errno.noSpace }
+            done += written
+        }
+    }
+
+    /// Reads what is there, up to `buffer.count` bytes; 0 at end of file.
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        do {
+            return try FileDescriptor(rawValue: fd).read(into: buffer)
+        } catch {
+            throw Self.typed(error)
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset`, leaving the file's offset alone; 0 at end of file.
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
+        throws(Errno) -> Int
+    {
+        do {
+            return try FileDescriptor(rawValue: fd).read(fromAbsoluteOffset: offset, into: buffer)
+        } catch {
+            throw Self.typed(error)
+        }
+    }
+
+    /// Opens `path` with the C `flags` (O_CLOEXEC is always added) and `mode` for a created file.
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(Errno) -> Int32 {
+        let fd = retrying { system_open(path, flags | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw lastError }
+        return fd
+    }
+
+    /// Flushes `fd` to the disk. Devices, pipes and terminals cannot be synced (EINVAL, ENOTSUP,
+    /// EROFS): nothing is lost by it, and it is not an error.
+    package static func sync(_ fd: Int32) throws(Errno) {
+        guard retrying({ fsync(fd) }) == 0 else {
+            let error = lastError
+            if [Errno.invalidArgument, .notSupported, .readOnlyFileSystem].contains(error) { return }
+            throw error
+        }
+    }
+
+    /// Renames `temporary` to `path` and syncs the directory, so that the name survives a crash of
+    /// the machine too: the one step that publishes a file written under a temporary name. The
+    /// directory sync is best effort (some file systems refuse it).
+    package static func publish(_ temporary: String, as path: String) throws(Errno) {
+        guard retrying({ rename(temporary, path) }) == 0 else { throw lastError }
+        let directory = retrying { system_open(OutputTarget.directory(of: path), O_RDONLY | O_CLOEXEC, 0) }
+        guard directory >= 0 else { return }
+        _ = retrying { fsync(directory) }
+        close(directory)
+    }
+
+    /// Waits for child `pid` to end; its raw wait status, or nil when it cannot be waited for.
+    package static func waitForChild(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        return retrying({ waitpid(pid, &status, 0) }) < 0 ? nil : status
+    }
+
+    private static func typed(_ error: any Error) -> Errno {
+        (error as? Errno) ?? Errno(rawValue: EIO)
+    }
+}
+
+/// `open(2)` under a name that does not clash with `SystemIO.open`.
+private func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
