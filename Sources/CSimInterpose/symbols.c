@@ -17,7 +17,8 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
-#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -43,7 +44,16 @@ struct code_object {
 enum { max_code_objects = 64 };
 static struct code_object objects[max_code_objects];
 static size_t object_count;
-static pthread_mutex_t objects_lock = PTHREAD_MUTEX_INITIALIZER;
+// Not a pthread mutex: under `--preempt` every pthread_mutex_lock on a carrier is a lock point
+// (locks.c), so a lookup would be one only when the names were not yet read (a run whose process
+// looked them up before would schedule differently). A spin lock is nothing to the scheduler.
+static atomic_flag objects_lock = ATOMIC_FLAG_INIT;
+
+static void lock_objects(void) {
+    while (atomic_flag_test_and_set_explicit(&objects_lock, memory_order_acquire)) sched_yield();
+}
+
+static void unlock_objects(void) { atomic_flag_clear_explicit(&objects_lock, memory_order_release); }
 
 static int by_start(const void *a, const void *b) {
     uintptr_t x = ((const struct code_symbol *)a)->start, y = ((const struct code_symbol *)b)->start;
@@ -152,7 +162,7 @@ static struct code_object *object_for(uintptr_t address) {
 const char *simrun_code_symbol(const void *address, uintptr_t *start) {
     uintptr_t target = (uintptr_t)address;
     const char *name = NULL;
-    pthread_mutex_lock(&objects_lock);
+    lock_objects();
     struct code_object *object = object_for(target);
     if (object && object->readable) {
         // The last symbol starting at or before the address, if the address lies within it (a
@@ -173,7 +183,7 @@ const char *simrun_code_symbol(const void *address, uintptr_t *start) {
             }
         }
     }
-    pthread_mutex_unlock(&objects_lock);
+    unlock_objects();
     return name;
 }
 

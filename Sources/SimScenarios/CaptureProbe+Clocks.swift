@@ -28,7 +28,7 @@ extension CaptureProbe {
         let origin = ClockOrigin(sim)
         await Task {
             try? await Task.sleep(for: .milliseconds(7))
-            origin.check(sim, log, at: .milliseconds(7), lanePrefix: "task.")
+            origin.check(sim, log, at: .milliseconds(7), lanePrefix: CaptureProbe.childTask)
         }.value
         await clockReadsOnMain(sim, log, origin)
         origin.check(sim, log, at: .milliseconds(356))

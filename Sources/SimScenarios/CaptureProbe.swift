@@ -9,6 +9,10 @@ import Synchronization
 /// with sleeps on virtual time; it fails (never passes) when the construct left the run: the
 /// `stays-in-simulation` oracle names what escaped, or `captured` says where the code ran instead.
 public enum CaptureProbe {
+    /// How the lane of a task the body made begins: `task>` (named where it was made) where creation
+    /// sites are read, else `task.` (named after the body's job).
+    static var childTask: String { TaskNames.creationSitesAreRead ? "task>" : "task." }
+
     /// Each construct, and whether it is captured by the executor-factory route in an executable built
     /// on `SimRun.main` (`factory`), by the same route installed at load time inside `swift test`
     /// (`inTest`), and by the enqueue-hook route (`hook`: a process where the factory is off).
@@ -63,10 +67,10 @@ public enum CaptureProbe {
         let sim = SimulationRef(simulation)
         switch variant {
         case "task":
-            let tasks = (1...2).map { _ in Task { log.expect(sim, lanePrefix: "task.") } }
+            let tasks = (1...2).map { _ in Task { log.expect(sim, lanePrefix: CaptureProbe.childTask) } }
             for task in tasks { await task.value }
         case "detached":
-            await Task.detached { log.expect(sim, lanePrefix: "task.") }.value
+            await Task.detached { log.expect(sim, lanePrefix: CaptureProbe.childTask) }.value
         case "actor-in-group":
             let counter = ProbeCounter(log: log, sim: sim)
             await withTaskGroup(of: Void.self) { group in
@@ -79,11 +83,11 @@ public enum CaptureProbe {
         case "yield-in-task":
             await Task {
                 await Task.yield()
-                log.expect(sim, lanePrefix: "task.")
+                log.expect(sim, lanePrefix: CaptureProbe.childTask)
             }.value
         case "task-group":
             await withTaskGroup(of: Void.self) { group in
-                for _ in 1...3 { group.addTask { log.expect(sim, lanePrefix: "task.") } }
+                for _ in 1...3 { group.addTask { log.expect(sim, lanePrefix: CaptureProbe.childTask) } }
             }
         case "async-stream":
             let (stream, continuation) = AsyncStream<Int>.makeStream()
@@ -112,13 +116,13 @@ public enum CaptureProbe {
         case "sleep-in-task":
             await Task {
                 try? await Task.sleep(for: .seconds(5))
-                log.expect(sim, lanePrefix: "task.", at: .seconds(5))
+                log.expect(sim, lanePrefix: CaptureProbe.childTask, at: .seconds(5))
             }.value
         case "sim-clock":
             let clock = simulation.clock
             await Task {
                 try? await clock.sleep(for: .seconds(2))
-                log.expect(sim, lanePrefix: "task.", at: .seconds(2))
+                log.expect(sim, lanePrefix: CaptureProbe.childTask, at: .seconds(2))
             }.value
         case "dispatch-global":
             // Blocking work moved off the caller, the way apps use a global queue. (A resume that

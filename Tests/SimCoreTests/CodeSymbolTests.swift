@@ -25,6 +25,14 @@ import Testing
         #expect(
             CodeSymbol.readable("generic specialization <Swift.ContinuousClock> of (1) await resume partial function for M.Waiter.wait<A where A: Swift.Clock>(on: A) async -> ()")
                 == "Waiter.wait(on:)")
+        // A closure in a stored variable's initializer (a scenario's body): the variable, without its type.
+        #expect(
+            CodeSymbol.readable(
+                "closure #1 @Sendable (SimCore.Simulation, Swift.String) async -> () in variable initialization expression of static SimScenarios.ActorReentrancyCache.scenario : SimCore.Scenario"
+            ) == "closure #1 in ActorReentrancyCache.scenario")
+        #expect(
+            CodeSymbol.readable("closure #2 () async -> () in variable initialization expression of SimRunKitTests.(taskRace in _6F1C2A0B9D) : SimCore.Scenario")
+                == "closure #2 in taskRace")
     }
 
     #if os(Linux)

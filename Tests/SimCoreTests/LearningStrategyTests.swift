@@ -49,6 +49,9 @@ func schedulesToFirstFailure(_ strategy: any Strategy, limit: Int, _ setUp: (Sim
         #expect(coverage.corpusCount > 0)
         // Pairs: each of the eight read sites saw the initial value or one of the eight writes, at most.
         #expect(coverage.pairCount >= lockstepRounds && coverage.pairCount <= lockstepRounds * 9)
+        #expect(
+            coverage.learningNote
+                == "coverage learned from \(coverage.pairCount) reads-from pairs (\(coverage.corpusCount) kept schedules)")
     }
 
     @Test(arguments: ["pos", "surw", "coverage"])
@@ -173,8 +176,8 @@ func schedulesToFirstFailure(_ strategy: any Strategy, limit: Int, _ setUp: (Sim
         #expect(strategy.learningNote == "rff learned from 3 reads-from pairs (\(strategy.corpusCount) kept schedules)")
     }
 
-    @Test func withoutSharedCellsNeitherCanLearnAndBothSaySo() {
-        for strategy in [SURWStrategy(), RFFStrategy()] as [any Strategy & CampaignLearner] {
+    @Test func withoutSharedCellsNoneCanLearnAndEachSaysSo() {
+        for strategy in [SURWStrategy(), RFFStrategy(), CoverageGuidedStrategy()] as [any Strategy & CampaignLearner] {
             for seed in 0..<10 {
                 _ = simulate(seed: UInt64(seed), strategy: strategy) { sim in
                     for lane in ["a", "b"] { sim.post(on: lane, "write y") {} }

@@ -4,6 +4,7 @@ import SimEngine
 import SimRunKit
 import SimScenarios
 import SimTestSupport
+import Synchronization
 import Testing
 
 /// Two `Task {}`s race on a flag: the read before the write fails. The body creates them in its
@@ -18,6 +19,7 @@ private let taskRace = Scenario.async(
         .init("named-extra", "named, and an unrelated Task {} first in the same job"),
         .init("extra-same-job", "an unrelated Task {} first in the same job"),
         .init("clashing-names", "tasks given the body's name, a repeated name and another task's name"),
+        .init("loop", "three tasks made at one site"),
     ]
 ) { simulation, variant in
     let flags = RaceFlags()
@@ -29,14 +31,21 @@ private let taskRace = Scenario.async(
     await Task.yield()
     if variant == "clashing-names" {
         _ = await (Task(name: "task") {}.value, Task(name: "w") {}.value, Task(name: "w") {}.value)
-        _ = await (Task(name: "w#2") {}.value, Task(name: "task@7.1") {}.value)
+        _ = await (Task(name: "w#2") {}.value, Task(name: claimedName.withLock { $0 }) {}.value)
     }
     if variant == "named-extra" || variant == "extra-same-job" { Task { simulation.emit("unrelated", "ran") } }
+    if variant == "loop" {
+        for _ in 0..<3 { Task { simulation.emit("unrelated", "ran") } }
+        return
+    }
     let named = variant.hasPrefix("named")
     let writer = Task(name: named ? "writer" : nil) { flags.written = true }
     let reader = Task(name: named ? "reader" : nil) { if !flags.written { flags.readEarly = true } }
     _ = await (writer.value, reader.value)
 }
+
+/// The name `clashing-names` gives its last named task: the name the writer would be given.
+private let claimedName = Mutex("task@7.1")
 
 private final class RaceFlags: @unchecked Sendable {
     var written = false
@@ -51,7 +60,31 @@ private final class RaceFlags: @unchecked Sendable {
         return sink.events.filter { sink.text($0.kind) == "task.create" }.map { sink.text($0.subject) }
     }
 
-    @Test func aTaskIsNamedAfterTheJobThatCreatedIt() {
+    /// Where creation sites are read, a task is named by its creator, the closure it runs (closure 5
+    /// of the body, closure 1 of `taskRace`), and an ordinal per (creator, closure):
+    /// `task>taskRace{1}{5}.1`.
+    @Test func aTaskIsNamedAfterItsCreatorAndWhereItWasCreated() throws {
+        try #require(TaskNames.creationSitesAreRead, "creation sites are not read on this platform")
+        let buggy = created("buggy", seed: 1)
+        #expect(buggy.count == 3 && buggy[0] == "task", "\(buggy)")
+        for name in buggy.dropFirst() {
+            #expect(name.hasPrefix("task>taskRace{1}{") && name.hasSuffix("}.1"), "\(buggy)")
+        }
+        #expect(Set(buggy).count == 3, "the writer and the reader are made at two sites: \(buggy)")
+        // Added elsewhere or earlier in the same job, another task renames neither.
+        for variant in ["extra", "extra-same-job"] {
+            let extra = created(variant, seed: 1)
+            #expect(extra.count == 4 && buggy.allSatisfy(extra.contains), "\(variant): \(extra) against \(buggy)")
+        }
+        // The same closure made three times: one ordinal per closure.
+        let names = created("loop", seed: 1)
+        #expect(names.count == 4 && names.dropFirst().map { $0.split(separator: ".").last } == ["1", "2", "3"], "\(names)")
+        #expect(Set(names.dropFirst().map { $0.dropLast(2) }).count == 1, "\(names)")
+    }
+
+    /// Where they are not (another platform, a stripped binary), by the job that created it.
+    @Test func withoutCreationSitesATaskIsNamedAfterTheJobThatCreatedIt() {
+        guard !TaskNames.creationSitesAreRead else { return }
         #expect(created("buggy", seed: 1) == ["task", "task@2.1", "task@2.2"])
         #expect(created("extra", seed: 1).contains("task.1"))
         #expect(Array(created("extra", seed: 1).filter { $0.hasPrefix("task@2") }) == ["task@2.1", "task@2.2"])
@@ -60,13 +93,21 @@ private final class RaceFlags: @unchecked Sendable {
     @Test func aTaskMadeWithANameIsNamedByIt() throws {
         try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
         #expect(created("named", seed: 1) == ["task", "writer", "reader"])
-        #expect(created("named-extra", seed: 1) == ["task", "task@2.1", "writer", "reader"])
+        let extra = created("named-extra", seed: 1)
+        #expect(extra.count == 4 && extra[0] == "task" && extra[2...] == ["writer", "reader"], "\(extra)")
+        #expect(extra[1] == (TaskNames.creationSitesAreRead ? created("extra-same-job", seed: 1)[1] : "task@2.1"))
     }
 
+    /// A name given with `Task(name:)` that another task has, or that a task made later would be
+    /// named (the writer's), takes a `#k`: two tasks never share a lane.
     @Test func givenNamesNeverShareALane() throws {
         try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
+        let writer = TaskNames.creationSitesAreRead ? created("buggy", seed: 1)[1] : "task@7.1"
+        claimedName.withLock { $0 = writer }
+        defer { claimedName.withLock { $0 = "task@7.1" } }
         let names = created("clashing-names", seed: 1)
-        #expect(names == ["task", "task#1", "w", "w#2", "w#2#2", "task@7.1", "task@7.1#2", "task@7.2"], "\(names)")
+        let unnamed = TaskNames.creationSitesAreRead ? created("buggy", seed: 1)[2] : "task@7.2"
+        #expect(names == ["task", "task#1", "w", "w#2", "w#2#2", writer, writer + "#2", unnamed], "\(names)")
         #expect(Set(names).count == names.count)
     }
 
@@ -99,13 +140,43 @@ private final class RaceFlags: @unchecked Sendable {
         #expect(!output.contains("inconclusive"), "\(output)")
     }
 
-    /// Unnamed tasks made in one job are numbered in creation order: an unrelated one made first shifts
-    /// them, and replay says it could not follow the schedule (exit 2), never a pass.
-    @Test func anUnnamedShiftInTheSameJobIsInconclusiveNotAPass() throws {
+    /// Unnamed tasks are named by where they were made: an unrelated one made first in the same job
+    /// renames none of the racing ones, so the recorded schedule is followed whole. Where creation
+    /// sites are not read, they are numbered in creation order and replay says it could not follow the
+    /// schedule (exit 2), never a pass.
+    @Test func aTraceReplayedWithAnUnrelatedTaskAddedInTheSameJobFollowsEveryDecision() throws {
         let (status, output) = try replay(recorded: "buggy", on: "extra-same-job")
-        #expect(status != ExitStatus.ok, "\(output)")
-        if status != ExitStatus.failure {
-            #expect(output.contains("inconclusive"), "\(output)")
+        if TaskNames.creationSitesAreRead {
+            #expect(status == ExitStatus.failure, "\(output)")
+            #expect(output.contains("FAIL"), "\(output)")
+            #expect(output.contains(" non-fifo)") && output.contains("(all "), "\(output)")
+            #expect(!output.contains("inconclusive"), "\(output)")
+        } else {
+            #expect(status != ExitStatus.ok, "\(output)")
+            if status != ExitStatus.failure { #expect(output.contains("inconclusive"), "\(output)") }
+        }
+    }
+
+    /// A task's name is the same in the `simrun` executable and in this test process (the closure's
+    /// symbol, never an address): a trace `simrun` recorded replays here event for event, actor calls
+    /// and their methods included.
+    @Test func aTraceRecordedBySimrunReplaysIdenticallyInTheTestProcess() throws {
+        let directory = try makeTemporaryDirectory("identity-process")
+        let path = directory.appendingPathComponent("cache.simtrace").path
+        let recorded = try SimrunProcess.run([
+            "run", "actor-reentrancy-cache", "--variant", "buggy", "--seed", "1", "--strategy", "random", "--out", path,
+        ])
+        #expect(recorded.status == ExitStatus.failure, "\(recorded.stdout)\(recorded.stderr)")
+        let console = Console(capturing: true)
+        let status = SimRun.run(
+            arguments: ["replay", path], scenarios: [ActorReentrancyCache.scenario], console: console)
+        // Identical (exit 0: the same events, the same failure as recorded).
+        #expect(status == ExitStatus.ok, "\(console.capturedOutput)")
+        #expect(console.capturedOutput.contains(": identical"), "\(console.capturedOutput)")
+        let shown = Console(capturing: true)
+        _ = SimRun.run(arguments: ["show", path], scenarios: [ActorReentrancyCache.scenario], console: shown)
+        if TaskNames.creationSitesAreRead {
+            #expect(shown.capturedOutput.contains("task.create task>ActorReentrancyCache.scenario{1}{3}.1"))
         }
     }
 
@@ -153,12 +224,18 @@ private final class RaceFlags: @unchecked Sendable {
             }
             check()
         }
-        // Both callers are seen calling the actors, by the stable names of their tasks.
-        #expect(callers == ["task.1", "task.2"], "\(callers)")
+        // Both callers are seen calling the actors, by the stable names of their tasks (the two
+        // `Task { await cache.profile("ada") }` closures of the body, where creation sites are read).
+        let expected: Set<String> =
+            TaskNames.creationSitesAreRead
+            ? ["task>ActorReentrancyCache.scenario{1}{3}.1", "task>ActorReentrancyCache.scenario{1}{4}.1"]
+            : ["task.1", "task.2"]
+        #expect(callers == expected, "\(callers)")
     }
 
-    /// `simrun show` reads an actor's job as "task X calls actor A".
-    @Test func showSaysWhichTaskCallsWhichActor() throws {
+    /// `simrun show` reads an actor's job as "task X calls actor A.method": the method is named by
+    /// the caller's resume functions (`ResumeTask` and the async context chain, read from the runtime).
+    @Test func showSaysWhichTaskCallsWhichActorMethod() throws {
         let directory = try makeTemporaryDirectory("actor-show")
         let path = directory.appendingPathComponent("cache.simtrace").path
         let scenario = ActorReentrancyCache.scenario
@@ -167,8 +244,26 @@ private final class RaceFlags: @unchecked Sendable {
         let console = Console(capturing: true)
         _ = SimRun.run(arguments: ["show", path], scenarios: [scenario], console: console)
         let output = console.capturedOutput
-        #expect(output.contains("actor.call: task.1 calls actor ProfileCache"), "\(output)")
-        #expect(output.contains("actor.call: task.2 calls actor ProfileCache"), "\(output)")
+        let (first, second) =
+            TaskNames.creationSitesAreRead
+            ? ("task>ActorReentrancyCache.scenario{1}{3}.1", "task>ActorReentrancyCache.scenario{1}{4}.1")
+            : ("task.1", "task.2")
+        let method = CodeSymbol.areReadable ? "ProfileCache.profile(_:)" : "ProfileCache"
+        #expect(output.contains("actor.call: \(first) calls actor \(method)"), "\(output)")
+        #expect(output.contains("actor.call: \(second) calls actor \(method)"), "\(output)")
+        // The Perfetto export names the slice the same way.
+        let exported = directory.appendingPathComponent("cache.json").path
+        _ = SimRun.run(arguments: ["export", path, "--format", "perfetto", "--out", exported], scenarios: [scenario], console: Console(capturing: true))
+        let json = try String(contentsOfFile: exported, encoding: .utf8)
+        #expect(json.contains("actor.call: \(first) calls actor \(method)"), "\(json.prefix(2000))")
+    }
+
+    /// The method of an actor a resume function belongs to, as a person names it.
+    @Test func aMethodIsNamedOnlyForTheActorThatRunsIt() {
+        #expect(ActorMethod.method(of: "ProfileCache", in: "ProfileCache.profile(_:)") == "profile(_:)")
+        #expect(ActorMethod.method(of: "ProfileCache", in: "App.ProfileCache.load(id:)") == "load(id:)")
+        #expect(ActorMethod.method(of: "ProfileCache", in: "ProfileBackend.fetch(_:)") == nil)
+        #expect(ActorMethod.method(of: "ProfileCache", in: "closure #1 in ProfileCache.profile(_:)") == nil)
     }
 
     /// `explain`'s excerpt around the decisive decision reads the same way.
@@ -177,6 +272,6 @@ private final class RaceFlags: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("Traces")
             .appendingPathComponent("actor-reentrancy-cache-buggy-cache-holds-newest-response.simtrace").path
         let explained = Understanding.simrun(["explain", trace, "--runs", "2"])
-        #expect(explained.out.contains("actor.call: task.1 calls actor ProfileCache"), "\(explained.out)")
+        #expect(explained.out.contains("calls actor ProfileCache"), "\(explained.out)")
     }
 }

@@ -140,6 +140,26 @@ int simrun_task_is_complete(const void *_Nonnull task);
 /// Reads `task` into `state`; its frames only when `read_frames` is 1 and it neither runs nor is queued.
 void simrun_task_read(const void *_Nonnull task, int read_frames, struct simrun_task_state *_Nonnull state);
 
+
+/// While a task is being created on this thread: copies up to `capacity` return addresses of the
+/// creation, innermost first (the caller of `swift_task_create`, then its callers, read from the
+/// frame-pointer chain), and returns how many; 0 outside a creation and where not interposed.
+int simrun_task_creating_frames(const void *_Nullable *_Nonnull frames, int capacity);
+
+/// While a task is being created on this thread: the entry (an async function pointer) and the
+/// context it was given (the closure's captures; for a reabstraction thunk, the closure it wraps),
+/// else NULL and NULL.
+void simrun_task_creating_entry(const void *_Nullable *_Nonnull entry, const void *_Nullable *_Nonnull context);
+
+// MARK: - Closures (closures.c, issue #24)
+
+/// The function an async function pointer points to, when `pointer` lies in a segment of a loaded
+/// object and the function in an executable one; else NULL (any other word, another platform).
+const void *_Nullable simrun_async_function_target(const void *_Nullable pointer);
+
+/// Copies `count` words from `address` into `words` without faulting: 1 when they were all readable,
+/// 0 when not (unmapped memory, another platform: nothing is read there).
+int simrun_read_words(const void *_Nonnull address, uintptr_t *_Nonnull words, int count);
 // MARK: - Code symbols (symbols.c, issues #24 and #30)
 //
 // A code address named by the full symbol table (`.symtab`) of the object it lies in, read once per

@@ -4,19 +4,19 @@ import Synchronization
 /// lane of the simulation, turns sleeps into timers on the virtual clock, and turns work that left
 /// the run into findings.
 ///
-/// Identities are stable: the scenario's body is the task `task`; a task is named after the job that
-/// created it — the k-th task created during the j-th job of task `N` is `N.k` when j is 1 and `N@j.k`
-/// after (`Task {}`, `Task.detached`, task-group children alike) — so a task added in another job, or
-/// in another task, renames no one. The creator is the task the runtime says is current, also inside
-/// an actor's drain job (which runs other tasks' jobs than the one that scheduled it). A task made
-/// with `Task(name:)` is named by its name instead (`TaskNames`: read as the task is created, where
-/// the platform lets simrun read it), so adding any other task renames no named one; an unnamed task
-/// added earlier in the same job still shifts the ordinals of the unnamed ones after it (the runtime
-/// shows no creation site that stays the same across builds). A task's jobs run on the lane of its name; its main-actor jobs run on the `main`
-/// lane with its name as their label; an actor's drain job runs on a lane of its own, `N/actor` then
-/// `N/actor#2`, … after the task `N` that scheduled it (the caller whose hop to the idle actor needed
-/// it); a sleep's timer fires on the lane of the task that slept. Runtime task ids are only keys for
-/// live tasks, never recorded.
+/// Identities are stable (`TaskNames`, the "Task identities" article): the scenario's body is the
+/// task `task`; a task made with `Task(name:)` is named by its name; another task is named by where
+/// it was made, its creator, the closure it runs and an ordinal per (creator, closure)
+/// (`task>Loader.scenario{1}{3}.1`), so a task added anywhere else, even earlier in the same job,
+/// renames no one. Where closures cannot be named (`TaskNames.creationSitesAreRead` false) a task is
+/// named after the job that created it: the k-th task created during the j-th job of task `N` is
+/// `N.k` when j is 1 and `N@j.k` after. The creator is the task the runtime says is current, also
+/// inside an actor's drain job (which runs other tasks' jobs than the one that scheduled it). A
+/// task's jobs run on the lane of its name; its main-actor jobs run on the `main` lane with its name
+/// as their label; an actor's drain job runs on a lane of its own, `N/actor` then `N/actor#2`, …
+/// after the task `N` that scheduled it (the caller whose hop to the idle actor needed it); a sleep's
+/// timer fires on the lane of the task that slept. Runtime task ids are only keys for live tasks,
+/// never recorded.
 final class AsyncCapture: JobRouter, @unchecked Sendable {
     unowned let simulation: Simulation
     let route: CaptureRoute
@@ -28,7 +28,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     /// This run's tasks by runtime task id: name, lane, and the name as a label on `main`.
     @exclusivity(unchecked) private var names: [UInt64: TaskEntry] = [:]
-    /// Tasks created so far in each job (by `N` or `N@j`), for the next child's ordinal.
+    /// Tasks created so far in each job (by `N` or `N@j`) or from each closure (by `N>closure`), for the
+    /// next child's ordinal.
     @exclusivity(unchecked) private var childCounts: [String: Int] = [:]
     /// Tasks created so far with each `Task(name:)` name, for the `#k` of a repeated name.
     @exclusivity(unchecked) private var givenNameCounts: [String: Int] = [:]
@@ -116,16 +117,17 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             }
             givenNameCounts[given] = seen
             name = candidate
+        } else if let site = TaskNames.creatingSite {
+            // Where it was made: its creator, the creation site, and an ordinal per (creator, site), so
+            // a task made elsewhere, even earlier in the same job, renames no other.
+            let made = "\(creator)>\(site)"
+            let ordinal = (childCounts[made] ?? 0) + 1
+            childCounts[made] = ordinal
+            name = unused("\(made).\(ordinal)")
         } else {
             let ordinal = (childCounts[creatingJob] ?? 0) + 1
             childCounts[creatingJob] = ordinal
-            var candidate = "\(creatingJob).\(ordinal)"
-            var repeated = 1
-            while usedNames.contains(candidate) {  // a task was given this name with Task(name:)
-                repeated += 1
-                candidate = "\(creatingJob).\(ordinal)#\(repeated)"
-            }
-            name = candidate
+            name = unused("\(creatingJob).\(ordinal)")
         }
         let entry = TaskEntry(name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name))
         names[job.taskID] = entry
@@ -138,6 +140,17 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         return (entry, true)
     }
 
+    /// `name`, or `name#2`, `name#3`, … when a task was given it with `Task(name:)`: one task per lane.
+    private func unused(_ name: String) -> String {
+        var candidate = name
+        var repeated = 1
+        while usedNames.contains(candidate) {
+            repeated += 1
+            candidate = "\(name)#\(repeated)"
+        }
+        return candidate
+    }
+
     /// Whether an actor's drain job is running (its callers are then noted).
     @exclusivity(unchecked) private var inDrain = false
     /// While an actor's drain job runs: the runtime ids of the tasks whose calls it has been seen
@@ -145,6 +158,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     @exclusivity(unchecked) private var drainCallers: [UInt64] = []
     /// While an actor's drain job runs: the actor's type, when the runtime's job shows it.
     @exclusivity(unchecked) private var drainActor: ActorSpelling?
+    /// While an actor's drain job runs: the task that scheduled it and the method it called then.
+    @exclusivity(unchecked) private var drainOwnerMethod: (caller: UInt64, method: String)?
     /// Actor types already spelled, by type (one spelling per type and run, not per job).
     @exclusivity(unchecked) private var actorNames: [ObjectIdentifier: ActorSpelling] = [:]
     /// `actor.call` and its `actor` key, once an `actor.call` event interned them.
@@ -166,22 +181,36 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     /// Inside a drain job, names the task whose actor call runs now (once per task and drain job) with
-    /// an `actor.call` event on the drain's lane, and the actor's type (`actor=`, read from the drain
-    /// job): the drain is named after the caller that scheduled it, but it runs every call queued on
-    /// the actor meanwhile. The runtime shows an executor no method; a call is seen when it enqueues or
-    /// creates something (its return hop to the caller's executor at the latest).
+    /// an `actor.call` event on the drain's lane, the actor's type (`actor=`, read from the drain
+    /// job) and the method (`method=`, named by the task's resume functions when one is the actor's):
+    /// the drain is named after the caller that scheduled it, but it runs every call queued on the
+    /// actor meanwhile. A call is seen when it enqueues or creates something (its return hop to the
+    /// caller's executor at the latest, when the task already resumes in its caller: then the method
+    /// seen as the drain was scheduled names it, for the caller that scheduled it).
     private func noteActorCaller() {
         guard inDrain else { return }
         let id = ExecutorCapture.currentTaskID
         guard id != 0, let caller = entry(of: id), !drainCallers.contains(id) else { return }
         drainCallers.append(id)
-        emitActorCall(by: caller)
+        let method = drainActor.flatMap { actor in
+            ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: actor.name)
+                ?? (drainOwnerMethod?.caller == id ? drainOwnerMethod?.method : nil)
+        }
+        emitActorCall(by: caller, method: method)
     }
 
     /// The `actor.call` event. The first of each shape is emitted by names, which interns its texts in
     /// the order the trace defines them; after that by the symbols kept (the caller's name is its
     /// `mainLabel`, interned when the task was named), without hashing four strings per drain job.
-    private func emitActorCall(by caller: TaskEntry) {
+    private func emitActorCall(by caller: TaskEntry, method: String?) {
+        if let actor = drainActor, let method {
+            // With its method: by names (a method is spelled once per call seen, not per job).
+            simulation.emit("actor.call", caller.name, ["actor": .text(actor.name), "method": .text(method)])
+            actorKey = actorKey ?? simulation.symbols.lookup("actor")
+            actor.symbol = actor.symbol ?? simulation.symbols.lookup(actor.name)
+            actorCallKind = actorCallKind ?? simulation.symbols.lookup("actor.call")
+            return
+        }
         if let actor = drainActor {
             if let kind = actorCallKind, let key = actorKey, let value = actor.symbol {
                 var fields = EventFields()
@@ -225,9 +254,16 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
             let owner = caller
             let actor = job.drainedActorType.map(actorName)
+            // A caller that hopped to the idle actor resumes in the method it called.
+            let callerID = ExecutorCapture.currentTaskID
+            let method = actor.flatMap { ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: $0.name) }
             simulation.post(lane, labelActor) { [unowned(unsafe) self] in
                 drainActor = actor
-                defer { drainActor = nil }
+                drainOwnerMethod = method.map { (callerID, $0) }
+                defer {
+                    drainActor = nil
+                    drainOwnerMethod = nil
+                }
                 run(job, as: owner, main: false, isTaskJob: false)
             }
             return
@@ -336,16 +372,63 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 }
 
-/// On carriers a job can pause mid-way while others run: its task name and drain callers come back
-/// with it.
+/// On carriers a job can pause mid-way while others run: its task name, drain callers, actor and
+/// method come back with it.
 extension AsyncCapture: CarrierJobContext {
-    func saveJobContext() -> Any { (running, inDrain ? drainCallers : nil, jobStartContinuous) }
+    func saveJobContext() -> Any {
+        SavedJob(
+            running: running, callers: inDrain ? drainCallers : nil, actor: drainActor, ownerMethod: drainOwnerMethod,
+            start: jobStartContinuous)
+    }
 
     func restoreJobContext(_ saved: Any) {
-        guard let (task, callers, start) = saved as? (String, [UInt64]?, ContinuousClock.Instant) else { return }
-        running = task
-        inDrain = callers != nil
-        drainCallers = callers ?? []
-        jobStartContinuous = start
+        guard let saved = saved as? SavedJob else { return }
+        running = saved.running
+        inDrain = saved.callers != nil
+        drainCallers = saved.callers ?? []
+        drainActor = saved.actor
+        drainOwnerMethod = saved.ownerMethod
+        jobStartContinuous = saved.start
+    }
+
+    private struct SavedJob {
+        let running: String
+        let callers: [UInt64]?
+        let actor: ActorSpelling?
+        let ownerMethod: (caller: UInt64, method: String)?
+        let start: ContinuousClock.Instant
+    }
+}
+
+/// The method of an actor a task's resume function is part of, named once per function (per process).
+package enum ActorMethod {
+    private static let known = Mutex<[UInt: String]>([:])
+
+    /// `load(id:)` when one of `functions` (innermost first) is a part of `actor`'s method
+    /// `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil when none is a
+    /// method of it, or where they cannot be named.
+    static func resumed(in functions: [UnsafeRawPointer], of actor: String) -> String? {
+        for function in functions {
+            let key = UInt(bitPattern: function)
+            let name: String
+            if let found = known.withLock({ $0[key] }) {
+                name = found
+            } else {
+                name = CodeSymbol.at(function)?.function ?? ""
+                known.withLock { $0[key] = name }
+            }
+            if let method = method(of: actor, in: name) { return method }
+        }
+        return nil
+    }
+
+    /// The member of `actor` that `function` (`ProfileCache.load(id:)`, `App.ProfileCache.load(id:)`)
+    /// names, or nil when it names no member of it (a closure, another type's function).
+    package static func method(of actor: String, in function: String) -> String? {
+        if function.hasPrefix(actor + ".") { return String(function.dropFirst(actor.count + 1)) }
+        guard let range = function.firstRange(of: "." + actor + "."), !function.hasPrefix("closure #"),
+            !function.hasPrefix("implicit closure #")
+        else { return nil }
+        return String(function[range.upperBound...])
     }
 }

@@ -5,6 +5,7 @@
 // `CaptureProbeTests` pins down what each route captures, so a toolchain that changes any of this
 // fails `swift test` instead of silently letting work escape.
 
+import CSimInterpose
 import Synchronization
 
 #if compiler(>=6.3)
@@ -293,6 +294,39 @@ private final class ThreadSlot: Sendable {
         }
     }
 
+    extension ExecutorCapture {
+        /// The functions the task running on this thread resumes in, innermost first (empty outside a
+        /// task): its resume function (swift/ABI/Task.h: the job header's `ResumeTask`, byte 56 on
+        /// 64-bit platforms), then each caller's continuation up the async context chain
+        /// (`ResumeContext` at byte 64; an `AsyncContext` is its `Parent`, then its `ResumeParent`).
+        /// Inside an actor's drain job one of them is a part of the actor method the task called
+        /// (`(2) resume partial function for ProfileCache.profile(_:)`), also when the method went on
+        /// into another actor. The chain is set when the task last suspended, and a context of it may
+        /// be gone since: each one is read without faulting (`simrun_read_words`) and the walk stops
+        /// at the first that cannot be read; the functions are only names, never called.
+        /// `ActorCallerTests` pins this down through the methods it names.
+        static var currentResumeFunctions: [UnsafeRawPointer] {
+            withUnsafeCurrentTask { task -> [UnsafeRawPointer] in
+                guard let task, MemoryLayout<UnsafeCurrentTask>.size == 8, MemoryLayout<UInt>.size == 8 else { return [] }
+                let raw = withUnsafeBytes(of: task) { $0.load(as: UnsafeRawPointer.self) }
+                guard let resume = raw.load(fromByteOffset: 56, as: UnsafeRawPointer?.self) else { return [] }
+                var functions = [resume]
+                var context = raw.load(fromByteOffset: 64, as: UInt.self)
+                var words: (UInt, UInt) = (0, 0)
+                while context != 0, context & 7 == 0, functions.count < 8 {
+                    let read = withUnsafeMutableBytes(of: &words) { buffer in
+                        simrun_read_words(
+                            UnsafeRawPointer(bitPattern: context)!, buffer.baseAddress!.assumingMemoryBound(to: UInt.self), 2)
+                    }
+                    guard read == 1, let parent = UnsafeRawPointer(bitPattern: words.1) else { break }
+                    functions.append(parent)
+                    context = words.0
+                }
+                return functions
+            }
+        }
+    }
+
     /// The executor every captured job runs on (and the default executor on the factory route).
     let simGlobalExecutor = SimGlobalExecutor()
 
@@ -441,6 +475,7 @@ private final class ThreadSlot: Sendable {
 #else
     extension ExecutorCapture {
         static var currentTaskID: UInt64 { 0 }
+        static var currentResumeFunctions: [UnsafeRawPointer] { [] }
     }
 
     extension CapturedJob {

@@ -9,7 +9,7 @@
 /// order (`StrategySpec.Kind.learnsAcrossRuns`): a seed's schedule depends on the seed range before
 /// it, never on `--jobs`. Scenarios without shared cells show no pairs, and the mode is then a random
 /// walk.
-public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver {
+public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver, CampaignLearner {
     /// How many kept schedules the corpus holds at most (the oldest go first).
     public let corpusLimit: Int
     @exclusivity(unchecked) private var random = SplitMix64(seed: 0)
@@ -20,6 +20,8 @@ public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver {
     private var prefix: ArraySlice<UInt32> = []
     private var picks: [UInt32] = []
     private var newPairs = 0
+    /// Runs finished so far.
+    private var runs = 0
 
     /// An empty corpus that keeps at most `corpusLimit` schedules (at least 1).
     public init(corpusLimit: Int = 256) {
@@ -75,8 +77,21 @@ public final class CoverageGuidedStrategy: Strategy, ReadsFromObserver {
 
     /// Keeps the run's schedule when it showed a new pair.
     public func finish(steps: Int) {
+        runs += 1
         guard newPairs > 0 else { return }
         if corpus.count == corpusLimit { corpus.removeFirst() }
         corpus.append(picks)
+    }
+}
+
+extension CoverageGuidedStrategy {
+    /// What the corpus learned from, or, when no run showed a reads-from pair (a scenario without
+    /// shared-cell reads: plain async code, most app scenarios), that every run was a random walk.
+    public var learningNote: String? {
+        guard runs > 0 else { return nil }
+        if seen.isEmpty {
+            return "coverage cannot learn here: no run showed a reads-from pair (no SharedCell read), so every run was a random walk"
+        }
+        return "coverage learned from \(seen.count) reads-from pair\(seen.count == 1 ? "" : "s") (\(corpus.count) kept schedule\(corpus.count == 1 ? "" : "s"))"
     }
 }

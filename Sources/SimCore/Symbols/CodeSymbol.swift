@@ -43,12 +43,12 @@ package struct CodeSymbol: Sendable, Hashable {
 
     /// `function` for a demangled symbol (separate from lookup so it can be checked on any text).
     package static func readable(_ demangled: String) -> String {
-        var text = Substring(demangled)
+        var text = Substring(dropPrivateDiscriminators(demangled))
         let wrappers = [
             "suspend resume partial function for ", "await resume partial function for ",
             "resume partial function for ", "partial apply for ", "partial apply forwarder for ",
             "async function pointer to ", "merged ", "static ", "dispatch thunk of ", "@objc ",
-            "variable initialization expression of ",
+            "variable initialization expression of ", "lazy variable initialization expression of ",
         ]
         var stripped = true
         while stripped {
@@ -98,10 +98,8 @@ package struct CodeSymbol: Sendable, Hashable {
     /// `M.T.f(a: Swift.Int, _: Swift.String) async throws -> X` → `T.f(a:_:)`.
     private static func callable(_ text: Substring) -> String {
         guard let open = text.firstIndex(of: "(") else {
-            // A stored property's initializer: `M.T.scenario : M.Scenario` → `T.scenario`.
-            var index = text.startIndex
-            while index < text.endIndex, !text[index...].hasPrefix(" : ") { index = text.index(after: index) }
-            return dropModule(text[..<index])
+            // A variable (`M.T.scenario : M.Scenario`, its initializer's closures): its name, no type.
+            return dropModule(text.firstRange(of: " : ").map { text[..<$0.lowerBound] } ?? text)
         }
         var depth = 0
         var closed = false
@@ -153,6 +151,27 @@ package struct CodeSymbol: Sendable, Hashable {
             previous = character
         }
         return Substring(result)
+    }
+
+    /// `M.(taskRace in _0A1B…)` → `M.taskRace`: a private declaration's file discriminator goes.
+    private static func dropPrivateDiscriminators(_ text: String) -> String {
+        guard text.contains(" in _") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "(") {
+            let name = rest[rest.index(after: open)...].prefix(while: { $0.isLetter || $0.isNumber || $0 == "_" })
+            let after = rest[name.endIndex...]
+            if !name.isEmpty, after.hasPrefix(" in _"), let close = after.firstIndex(of: ")"),
+                after[after.index(after.startIndex, offsetBy: 5)..<close].allSatisfy({ $0.isLetter || $0.isNumber })
+            {
+                result += rest[..<open] + name
+                rest = after[after.index(after: close)...]
+            } else {
+                result += rest[...open]
+                rest = rest[rest.index(after: open)...]
+            }
+        }
+        return result + rest
     }
 
     /// `SimScenarios.ProfileLoader.load` → `ProfileLoader.load`.

@@ -21,14 +21,17 @@ public struct EventText {
         }.joined(separator: " ")
     }
 
-    /// An `actor.call` event as a sentence, `actor.call: task.2 calls actor ProfileCache` (the task
-    /// whose call an actor's drain job runs, and the actor's type when the trace has it), or nil for
-    /// any other event.
+    /// An `actor.call` event as a sentence, `actor.call: task.2 calls actor ProfileCache.load(id:)`
+    /// (the task whose call an actor's drain job runs, the actor's type and the method when the trace
+    /// has them), or nil for any other event.
     public func actorCall(_ event: Event) -> String? {
         guard text(event.kind) == "actor.call" else { return nil }
-        let actor = event.fields.first { text($0.key) == "actor" }.flatMap { field -> String? in
-            if case .symbol(let symbol) = field.value { text(symbol) } else { nil }
+        func field(_ key: String) -> String? {
+            event.fields.first { text($0.key) == key }.flatMap { field -> String? in
+                if case .symbol(let symbol) = field.value { text(symbol) } else { nil }
+            }
         }
+        let actor = field("actor").map { actor in field("method").map { "\(actor).\($0)" } ?? actor }
         return "actor.call: \(text(event.subject)) calls actor \(actor ?? "(not shown by the runtime)")"
     }
 

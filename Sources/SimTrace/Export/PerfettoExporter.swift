@@ -71,9 +71,11 @@ final class PerfettoState {
     var flows = 0
     var flowsOmitted = 0
     let pickKind: String = "sched.pick"
+    let eventText: EventText
 
     init(reader: TraceReader, sink: any ExportSink, maxBuffered: Int, window: Int) {
         self.reader = reader
+        eventText = EventText { [reader] in reader.text($0) }
         self.sink = sink
         self.maxBuffered = max(1, maxBuffered)
         recent = Array(repeating: Seen(), count: max(1, window))
@@ -186,9 +188,11 @@ final class PerfettoState {
         }
         if let open = job, tids[event.lane] == open.tid {
             let ts = tick(event.time)
+            // An actor's job reads as the call it runs: `actor.call: task.1 calls actor ProfileCache.load(id:)`.
+            let name = (kind == "actor.call" ? eventText.actorCall(event) : nil) ?? label(kind, subject)
             children.append(
                 slice(
-                    name: label(kind, subject), category: category(kind), tid: open.tid, ts: ts, dur: 1,
+                    name: name, category: category(kind), tid: open.tid, ts: ts, dur: 1,
                     args: args(event)))
             remember(event.seq, tid: open.tid, ts: ts)
             if event.cause != open.pick { try flow(from: event.cause, to: event.seq, tid: open.tid, ts: ts) }
