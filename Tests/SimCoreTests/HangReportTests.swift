@@ -21,7 +21,7 @@ import Testing
     }
 
     /// The body waits on a task group whose child waits on the task `loader`, which waits on a
-    /// continuation nobody resumes; `task.1` finishes and must not be listed.
+    /// continuation nobody resumes; the unnamed `Task { 1 }` finishes and must not be listed.
     static let stuck = Scenario.async(name: "stuck", summary: "", variants: [.init("default", "")]) { _, _ in
         let parked = Parked()
         let loader = Task(name: "loader") { await ProfileLoader().profile(id: 7, into: parked) }
@@ -51,15 +51,19 @@ import Testing
                     "loader (created by job task; waiting on a continuation; in HangReportTests.ProfileLoader.load(id:into:) ← "
                         + "HangReportTests.ProfileLoader.profile(id:into:) ← closure #1 in closure #1 in HangReportTests.stuck)"),
                 "\(message)")
+            // The group's child is named by its creator and the closure it runs (or, where creation sites
+            // are not read, by the job that made it).
+            let child = TaskNames.creationSitesAreRead ? "task>HangReportTests.stuck{1}{3}{1}.1" : "task@2.1"
             #expect(
-                message.contains("task@2.1 (created by job task@2; waiting on task loader; in closure #1 in closure #3 in "),
+                message.contains("\(child) (created by job task@2; waiting on task loader; in closure #1 in closure #3 in "),
                 "\(message)")
-            #expect(!message.contains("task.1 "), "a finished task is not listed: \(message)")
+            let finished = TaskNames.creationSitesAreRead ? "task>HangReportTests.stuck{1}{2}.1" : "task.1"
+            #expect(!message.contains("\(finished) "), "a finished task is not listed: \(message)")
             // Creation order: the body, loader, then the group's child.
             let body = try #require(message.range(of: "task (created by the scenario"))
             let loader = try #require(message.range(of: "loader (created by"))
-            let child = try #require(message.range(of: "task@2.1 (created by"))
-            #expect(body.lowerBound < loader.lowerBound && loader.lowerBound < child.lowerBound)
+            let childAt = try #require(message.range(of: "\(child) (created by"))
+            #expect(body.lowerBound < loader.lowerBound && loader.lowerBound < childAt.lowerBound)
         #else
             #expect(message.contains("suspended tasks: not visible here"), "\(message)")
         #endif
@@ -110,18 +114,20 @@ import Testing
             Issue.record("expected a deadlock, got \(result.verdict)")
             return
         }
+        let waiter =
+            TaskNames.creationSitesAreRead ? "task>HangReportTests.aTaskBlockedInsideAJobIsListedAsRunning(){1}{1}.1" : "task.1"
         #expect(
             message.hasPrefix(
-                "every lane blocked: task.1 waits for condition C1 to be signalled, in "
+                "every lane blocked: \(waiter) waits for condition C1 to be signalled, in "
                     + "HangReportTests.waitForASignalNobodySends()"),
             "\(message)")
         #expect(
             message.contains(
-                "; suspended tasks (2): task (created by the scenario; waiting on task task.1; in closure #1 in "),
+                "; suspended tasks (2): task (created by the scenario; waiting on task \(waiter); in closure #1 in "),
             "\(message)")
         #expect(
             message.hasSuffix(
-                "task.1 (created by job task; running: blocked inside a job; in: not visible (the runtime keeps no async "
+                "\(waiter) (created by job task; running: blocked inside a job; in: not visible (the runtime keeps no async "
                     + "frames for a task while it runs or is queued))"),
             "\(message)")
     }
