@@ -83,6 +83,13 @@ package enum SystemIO {
         }
     }
 
+    /// Reads what is there, up to `buffer.count` bytes; 0 at end of file, -1 with `errno` set on an
+    /// error. The untyped form, for the trace reader's refill (no error value built per chunk).
+    @inline(__always)
+    package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        retrying { system_read(fd, buffer.baseAddress, buffer.count) }
+    }
+
     /// Reads up to `buffer.count` bytes at `offset`, leaving the file's offset alone; 0 at end of file.
     package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64)
         throws(Errno) -> Int
@@ -132,6 +139,9 @@ package enum SystemIO {
         (error as? Errno) ?? Errno(rawValue: EIO)
     }
 }
+
+/// `read(2)` under a name that does not clash with `SystemIO.read`.
+private func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
 
 /// `open(2)` under a name that does not clash with `SystemIO.open`.
 private func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }

@@ -17,7 +17,7 @@ struct ByteCursor {
 
     init(_ base: UnsafePointer<UInt8>, count: Int, position: Int = 0) {
         // Every read checks `position < end` and nothing else: a cursor must start inside its frame.
-        assert(count >= 0 && position >= 0 && position <= count, "ByteCursor: position \(position) outside 0...\(count)")
+        assert(count >= 0 && position >= 0 && position <= count, "ByteCursor: position outside its frame")
         self.base = base
         self.end = count
         self.position = position

@@ -271,16 +271,12 @@ final class FrameDecoder {
         inputPosition = 0
         inputCount = 0
         guard descriptor >= 0 else { return }
-        let descriptor = descriptor
-        let read = input.withUnsafeMutableBytes { raw in
-            Result { () throws(Errno) in try SystemIO.read(descriptor, into: raw) }
-        }
-        switch read {
-        case .success(let count): inputCount = count
-        case .failure(let error):
+        let count = input.withUnsafeMutableBytes { raw in SystemIO.read(descriptor, raw) }
+        guard count >= 0 else {
             throw TraceError(
                 .unreadable, file: name, offset: inputFileOffset, expected: "to read the trace file",
-                detail: FileOutput.message(error.rawValue))
+                detail: FileOutput.message(errno))
         }
+        inputCount = count
     }
 }
