@@ -46,13 +46,15 @@ extension ChildProcess {
     /// With `forwardingInterruption`, Ctrl-C and SIGTERM reach the child: the child runs in its own
     /// process group (the terminal's Ctrl-C reaches only this process), so this process installs
     /// `Interruption` and passes the first request on as SIGINT, then ends the child if it has not
-    /// ended 3 s later. A guarded command (the whole command run in a child) stops like itself.
+    /// ended 3 s later. A command run in a child (`CommandChild`) stops like itself. `input` is the
+    /// child's whole stdin (a typed request).
     package static func runInheritingOutput(
-        _ arguments: [String], timeoutSeconds: Double = 600, forwardingInterruption: Bool = false
+        _ arguments: [String], input: [UInt8] = [], timeoutSeconds: Double = 600,
+        forwardingInterruption: Bool = false
     ) throws(SimEngineError) -> Termination {
         if forwardingInterruption { Interruption.install() }
         return try complete(
-            arguments, executable: nil, output: .currentStandardOutput, error: .currentStandardError,
+            arguments, executable: nil, input: input, output: .currentStandardOutput, error: .currentStandardError,
             timeoutSeconds: timeoutSeconds, forwardingInterruption: forwardingInterruption
         ).termination
     }

@@ -37,18 +37,11 @@ struct ExplainCommand: CatalogCommand {
         transform: NumberArgument.int(0...100))
     var context: Int = 4
     @OptionGroup var output: OutputOptions
-    /// Set by the parent on the child it runs the explanation in (`GuardedRun`).
-    @Flag(help: .hidden) var guarded = false
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
         let input = try TraceInput(path: trace)
-        guard let footer = input.footer else {
-            throw CommandFailure(
-                ExitStatus.badTrace,
-                "\(trace): at decompressed byte \(input.endOffset): expected the footer with the run's verdict (the trace is truncated after event \(input.eventCount); explaining needs the failure to measure)"
-            )
-        }
+        let footer = try Self.footer(of: input, trace: trace)
         let crashed = footer.verdict.isCrash
         if crashed && !ChildProcess.isAvailable {
             throw CommandFailure(
@@ -61,53 +54,25 @@ struct ExplainCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to explain")
         }
         // The re-fuzzed runs may trap (a model that crashes on another schedule): they run in a
-        // child, and a trap there is reported as a crash finding, never the end of this process.
-        if !guarded, let termination = try GuardedRun.inChild() {
-            return GuardedRun.status(of: termination, command: "explain", trace: trace, console: context.console)
+        // child (`simrun _explain`, told what to explain by a typed request), and a trap there is
+        // reported as a crash finding, never the end of this process.
+        let request = ExplainRequest(
+            trace: trace, runs: runs, jobs: jobs, context: self.context, output: output.request)
+        if let outcome = try CommandChild.run(ExplainChildCommand.name, request: request.text) {
+            return ChildCrashReport.status(of: outcome, command: "explain", trace: trace, console: context.console)
         }
-        let plan = try input.plan(in: context.catalog)
-        let console = context.console
-        let target = FailureSignature(footer.verdict)
-        console.out(
-            "explain \(input.header.scenario)/\(plan.variant) seed \(input.header.seed): \(footer.verdict)")
-        console.out(
-            "each row keeps the trace's decisions up to it and re-fuzzes the rest \(runs) times (random, seeds 0..<\(runs))"
-        )
-        let explainer = Explainer(plan: plan, input: input, target: target, runs: runs, jobs: jobs)
-        let progress = { (done: Int, total: Int) in console.progress("  keeping \(done) of \(total - 1) decisions") }
-        let explanation =
-            crashed ? try explainer.explainCrash(progress: progress) : explainer.explain(progress: progress)
-        console.endProgress()
-        for note in explanation.notes { console.err("note: \(note)") }
-        let report = ExplanationText(explanation: explanation)
-        for line in report.table() { console.out(line) }
-        console.out("")
-        if console.outputStyle == .quiet {
-            // Alone, the sentence does not announce a timeline that is not printed.
-            let sentence = report.sentence()
-            let lead = "; the timeline around it:"
-            console.verdict(sentence.hasSuffix(lead) ? String(sentence.dropLast(lead.count)) + "." : sentence)
-        } else {
-            console.out(report.sentence())
+        return try TraceExplanation(request: request).execute(input: input, footer: footer, context: context)
+    }
+
+    /// The trace's footer: explaining needs the failure to measure.
+    static func footer(of input: TraceInput, trace: String) throws(CommandFailure) -> TraceFooter {
+        guard let footer = input.footer else {
+            throw CommandFailure(
+                ExitStatus.badTrace,
+                "\(trace): at decompressed byte \(input.endOffset): expected the footer with the run's verdict (the trace is truncated after event \(input.eventCount); explaining needs the failure to measure)"
+            )
         }
-        if let index = explanation.decisive {
-            let around = try timeline(around: explanation.rows[index].decision.afterEvent)
-            for line in around { console.out(line) }
-        }
-        // A crash cannot be re-run in this process (it would end simrun): its race is not looked for.
-        var races: RaceFinder.Report?
-        if case .crashed = footer.verdict {
-            races = nil
-        } else {
-            races = RaceFinder(plan: plan, seed: input.header.seed, tape: input.tape, target: target).find()
-        }
-        console.out("")
-        console.out(races.map(Self.raceLine) ?? Self.crashRaceLine)
-        let status = explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
-        console.json(
-            document(explanation, input: input, plan: plan, status: status, sentence: report.sentence(), races: races)
-                .text)
-        return status
+        return footer
     }
 
     /// Re-fuzzed runs per decision of a crash trace when `--runs` is not given (each is a process).
@@ -134,89 +99,6 @@ struct ExplainCommand: CatalogCommand {
         }
         return
             "The race: not named — no single non-fifo decision sent back to fifo removes the failure (\(races.flips.count) flipped; it takes several together)."
-    }
-
-    /// The `--json` document: every row's failing fraction and the decisive decision's number.
-    private func document(
-        _ explanation: Explainer.Explanation, input: TraceInput, plan: RunPlan, status: Int32, sentence: String,
-        races: RaceFinder.Report?
-    ) -> ResultDocument {
-        let race: JSONValue =
-            races?.race.map { race in
-                .object([
-                    "decision": .int(Int64(race.number)), "took": .string(race.job.description),
-                    "overtook": .array(race.overtook.map { .string($0.description) }),
-                ])
-            } ?? .null
-        let fraction = { (failures: Int) -> JSONValue in
-            .number(Double(failures) / Double(explanation.runs), decimals: 4)
-        }
-        let rows = explanation.rows.map { row -> JSONValue in
-            .object([
-                "decision": .int(Int64(row.number)), "kind": .string(row.decision.kind.name),
-                "deviation": .bool(row.decision.isDeviation),
-                "took": .optional((row.offer?.taken ?? row.job)?.description),
-                "overtook": .optional(row.offer?.overtaken?.description),
-                "time": .int(row.time), "failing": fraction(row.failures),
-            ])
-        }
-        let verdict = input.footer?.verdict ?? .pass
-        return ResultDocument(
-            command: "explain", verdict: explanation.reproduces ? "explained" : "not-reproduced", exitCode: status,
-            members: ResultDocument.run(
-                scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy,
-                seed: input.header.seed)
-                + [
-                    .init("trace", .string(trace)), .init("outcome", ResultDocument.outcome(verdict)),
-                    .init("runs", .int(Int64(explanation.runs))), .init("baseline", fraction(explanation.baseline)),
-                    .init("rows", .array(rows)),
-                    .init("decisive", explanation.decisive.map { .int(Int64(explanation.rows[$0].number)) } ?? .null),
-                    .init("sentence", .string(sentence)), .init("race", race),
-                    .init("flipped", races.map { .int(Int64($0.flips.count)) } ?? .null),
-                    .init("failsUnderFifo", races.map { .bool($0.failsUnderFifo) } ?? .null),
-                    // The failure explained, when it reproduces (every document has `findings`: "Exit codes and the JSON schema").
-                    .init(
-                        "findings",
-                        explanation.reproduces
-                            ? ResultDocument.findings(verdict, seed: input.header.seed, trace: trace) : .array([])),
-                ])
-    }
-
-    /// The trace's events just before and after `event`, streamed from the file.
-    private func timeline(around event: EventID) throws(CommandFailure) -> [String] {
-        let first = event > UInt64(context) ? event - UInt64(context) + 1 : 1
-        let last = event + UInt64(context) + 1
-        do {
-            let reader = try TraceReader(path: trace)
-            let text = EventText { reader.text($0) }
-            var lines: [String] = []
-            var decisions = 0
-            while let record = try reader.next() {
-                switch record {
-                case .event(let recorded):
-                    if recorded.seq > last { return lines }
-                    if recorded.seq >= first {
-                        lines.append(Self.line(recorded, text: text, marked: recorded.seq == event + 1))
-                    }
-                case .decision(let decision):
-                    decisions += 1
-                    if decision.afterEvent == event && decision.kind == .pick {
-                        lines.append(
-                            "    \("".padding(8)) \("".padding(14)) decision \(decisions): pick \(text.text(decision.lane))/\(text.text(decision.label))#\(decision.ordinal) (option \(decision.chosen + 1) of \(decision.count); fifo: \(decision.fallback + 1))"
-                        )
-                    } else if decision.afterEvent == event {
-                        lines.append(
-                            "    \("".padding(8)) \("".padding(14)) decision \(decisions): \(decision.kind.name) \(text.text(decision.label)) = \(decision.chosen) of \(decision.count)"
-                        )
-                    }
-                case .footer, .checkpoint:
-                    break
-                }
-            }
-            return lines
-        } catch {
-            throw TraceInput.failure(error)
-        }
     }
 }
 

@@ -56,7 +56,7 @@ struct ShrinkCommand: CatalogCommand {
             {
             case .interrupted: return ExitStatus.interrupted
             case .trapped(let message):
-                return GuardedRun.crashed(command: "shrink", message: message, trace: trace, console: context.console)
+                return ChildCrashReport.crashed(command: "shrink", message: message, trace: trace, console: context.console)
             case .record(.shrunk(let report)): shrunkReport = report
             case .record(.notReproduced): shrunkReport = nil
             case .record(.failure(let kind, let message)): throw CommandFailure(kind, message)

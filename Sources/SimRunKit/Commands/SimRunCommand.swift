@@ -26,7 +26,8 @@ struct SimRunCommand: ParsableCommand {
                 ShrinkCommand.self,
                 ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
                 DigestsChildCommand.self, CampaignChildCommand.self, ReplayChildCommand.self, ShrinkChildCommand.self,
-                WorkerChildCommand.self, BenchRecordCommand.self, BenchAllocationsCommand.self,
+                WorkerChildCommand.self, RunChildCommand.self, ExplainChildCommand.self, BenchRecordCommand.self,
+                BenchAllocationsCommand.self,
             ]
         )
     }
@@ -167,17 +168,14 @@ public enum SimRun {
         if var reader = command as? any ReadsTraceTwice {
             commandName = type(of: reader).configuration.commandName ?? ""
             let spooled = try SpooledTrace(reader.trace)
-            let original = reader.trace
-            defer {
-                GuardedRun.forget(original)
-                spooled.remove()
-            }
-            GuardedRun.replace(original, with: spooled.path)
+            defer { spooled.remove() }
             reader.trace = spooled.path
             return try reader.execute(context)
         }
         if let catalogCommand = command as? any CatalogCommand {
             commandName = type(of: catalogCommand).configuration.commandName ?? ""
+            // A command's child (`_run`) fails as that command (`run`) would.
+            if let child = catalogCommand as? any CommandChildCommand { commandName = type(of: child).parentCommand }
             return try catalogCommand.execute(context)
         }
         try command.run()

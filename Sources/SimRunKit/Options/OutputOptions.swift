@@ -22,7 +22,15 @@ struct OutputOptions: ParsableArguments {
 
     /// Sets the console's styles for this command.
     func apply(to console: Console) {
-        console.outputStyle = json ? .json : quiet ? .quiet : .human
-        console.progressStyle = progress ? .periodic(Self.progressInterval) : quiet ? .off : .automatic
+        Self.apply(json: json, quiet: quiet, progress: progress, to: console)
     }
+
+    /// Sets the console's styles for these flags (here, or in a command's child: `CommandOutput`).
+    static func apply(json: Bool, quiet: Bool, progress: Bool, to console: Console) {
+        console.outputStyle = json ? .json : quiet ? .quiet : .human
+        console.progressStyle = progress ? .periodic(progressInterval) : quiet ? .off : .automatic
+    }
+
+    /// The flags as a command's child is told them.
+    var request: CommandOutput { CommandOutput(json: json, quiet: quiet, progress: progress) }
 }

@@ -1,0 +1,181 @@
+import ArgumentParser
+import SimCore
+import SimEngine
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One schedule of `simrun run`, from the options the parent parsed (`RunRequest`): run and printed
+/// by the child (`simrun _run`), or by the command itself when there is no child; a run whose child
+/// trapped is recorded again and reported by the parent (`reportCrash`).
+struct ScheduleRun {
+    /// The options of the run.
+    let request: RunRequest
+    /// The request's strategy, parsed.
+    let strategy: StrategySpec
+
+    /// The run's step estimate comes from its fifo run, which may trap: run here only in a child.
+    func execute(_ found: Scenario, context: CommandContext) throws(CommandFailure) -> Int32 {
+        let (seed, out) = (request.seed, request.out)
+        var plan = RunPlan(scenario: found, variant: request.variant, strategy: strategy, noise: request.noise)
+        plan.carriers = request.carriers
+        var result = plan.run(seed: seed, strategy: plan.makeStrategy())
+        var path = out
+        if path == nil && result.verdict.isFailure {
+            path = "\(request.failureDir)/\(found.name)-\(plan.variant)-seed\(seed).simtrace"
+        }
+        if let wanted = path {
+            let record = { (target: String) throws(CommandFailure) -> RunResult in
+                try Recorder.record(
+                    plan: plan, seed: seed, strategy: plan.makeStrategy(), strategyName: strategy.description,
+                    to: target)
+            }
+            if out != nil && !result.verdict.isFailure {
+                try OutputPath.createParent(of: wanted)
+                result = try record(wanted)
+            } else {
+                // A failing run's trace is never lost to a write error: FindingStore saves it in a
+                // fresh temporary directory instead, and "bug found" (1) still wins over 73.
+                (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
+            }
+        }
+        let failed = result.verdict.isFailure
+        let status = failed ? ExitStatus.failure : ExitStatus.ok
+        let console = context.console
+        console.verdict(
+            "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(failed ? "FAIL" : "pass")"
+                + " — \(result.steps) steps, \(result.eventCount) events, \(result.tape.count) decisions, digest \(result.digest)"
+        )
+        if failed { console.out("  \(result.verdict)") }
+        if let path {
+            console.out("trace: \(path)")
+            if failed { console.out("replay: \(context.programName) replay \(shellQuoted(path))") }
+        }
+        console.json(
+            ResultDocument(
+                command: "run", verdict: failed ? "fail" : "pass", exitCode: status,
+                members: ResultDocument.run(
+                    scenario: found.name, variant: plan.variant, strategy: strategy.description, seed: seed)
+                    + [
+                        .init("outcome", ResultDocument.outcome(result.verdict)),
+                        .init("steps", .int(Int64(result.steps))), .init("events", .unsigned(result.eventCount)),
+                        .init("decisions", .int(Int64(result.tape.count))),
+                        .init("digest", .string(result.digest.description)), .init("trace", .optional(path)),
+                        .init("findings", ResultDocument.findings(result.verdict, seed: seed, trace: path)),
+                        .init("sometimes", ResultDocument.sometimes(result)),
+                    ]
+            ).text)
+        return status
+    }
+
+    /// The plan of a run whose child trapped: probed here when the fifo run does not trap (recorded in
+    /// a child first to know), else with a step estimate of 1 — the trap may have been in that probe,
+    /// and a run planned without it is still one the trace header describes and replays.
+    func crashedPlan(_ found: Scenario) throws(CommandFailure) -> RunPlan {
+        let (chosen, noise, carriers) = (request.variant, request.noise, request.carriers)
+        let probe = DeterminismCheck.temporaryTracePath("probe")
+        defer { unlink(probe) }
+        let fifo = try? IsolatedRecording(
+            scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise,
+            estimatedSteps: 1, carriers: carriers
+        ).record(seed: 0, to: probe)
+        // Not recorded (no usable $TMPDIR): probed here, as before.
+        var plan =
+            fifo?.crashed == true
+            ? RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
+            : RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+        plan.carriers = carriers
+        return plan
+    }
+
+    /// The run trapped in its child: records it again in a child that checkpoints every record,
+    /// seals the trace up to the trap, and prints the crash with its trace and replay command.
+    func reportCrash(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32 {
+        let (seed, out) = (request.seed, request.out)
+        let console = context.console
+        let wanted = out ?? "\(request.failureDir)/\(plan.scenario.name)-\(plan.variant)-seed\(seed).simtrace"
+        let recording = IsolatedRecording(
+            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
+            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
+        let recorded: IsolatedRecording.Outcome
+        let path: String
+        if out != nil {
+            try OutputPath.createParent(of: wanted)
+            recorded = try recording.record(seed: seed, to: wanted)
+            path = wanted
+        } else {
+            (recorded, path) = try FindingStore(console: console).save(to: wanted) {
+                (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
+                try recording.record(seed: seed, to: target)
+            }
+        }
+        let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
+        if recorded.crashed {
+            console.verdict(
+                "\(title): CRASH — crashed at event \(recorded.eventCount) (\(crashPlace(recorded.lastEventText))): \(recorded.verdict.message)"
+            )
+            for line in try CrashContext(path: path).lines { console.out(line) }
+        } else {
+            console.verdict(
+                "\(title): CRASH in a child, but NONDETERMINISTIC: recorded again it ran to \(recorded.reranTo)"
+            )
+        }
+        console.out("trace: \(path)")
+        console.out("replay: \(context.programName) replay \(shellQuoted(path))")
+        console.json(
+            ResultDocument(
+                command: "run", verdict: "fail", exitCode: ExitStatus.failure,
+                members: ResultDocument.run(
+                    scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: seed)
+                    + [
+                        .init("outcome", ResultDocument.outcome(recorded.verdict)),
+                        .init("events", .unsigned(recorded.eventCount)),
+                        .init("digest", .string(recorded.digest.description)), .init("trace", .string(path)),
+                        .init("findings", ResultDocument.findings(recorded.verdict, seed: seed, trace: path)),
+                    ]
+            ).text)
+        return ExitStatus.failure
+    }
+}
+
+/// `simrun _run`: runs and prints one schedule of `simrun run` for the parent that parsed the
+/// command line, so that a model that traps ends this child and not the command. What to run is one
+/// `RunRequest` (SimEngine) on stdin; the output goes straight to the parent's stdout and stderr.
+/// Hidden: only `simrun run` runs it.
+struct RunChildCommand: CatalogCommand, CommandChildCommand {
+    static let configuration = CommandConfiguration(
+        commandName: name, abstract: "Run one schedule for `simrun run` (internal).", shouldDisplay: false)
+
+    /// The subcommand's name, as the parent starts it.
+    static let name = "_run"
+    /// Errors name `run`.
+    static let parentCommand = "run"
+
+    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
+        // Stops on Ctrl-C as `run` does (`SimRun.main` leaves that to the parent of `_` children).
+        Interruption.installImmediate()
+        let request = try RunRequest.read(from: 0)
+        request.output.apply(to: context.console)
+        let found = try context.catalog.scenario(named: request.scenario)
+        return try ScheduleRun(request: request, strategy: try request.strategySpec()).execute(found, context: context)
+    }
+}
+
+/// A hidden child that does a visible command's work and prints for it (`_run`, `_explain`): it
+/// stops on Ctrl-C as that command would, and its errors name that command.
+protocol CommandChildCommand: CatalogCommand {
+    /// The command whose work the child does (`run`), named in `--json` error documents.
+    static var parentCommand: String { get }
+}
+
+extension CommandOutput {
+    /// Sets the console's styles as `OutputOptions.apply` does for the parent's options.
+    func apply(to console: Console) {
+        OutputOptions.apply(json: json, quiet: quiet, progress: progress, to: console)
+    }
+}
