@@ -170,6 +170,9 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     final class ActorSpelling {
         let name: String
         var symbol: Symbol?
+        /// The method each resume function seen is a part of (nil: none of this actor's), so that a
+        /// drain job looks its caller's functions up by address, not by name.
+        var methods: [UInt: String?] = [:]
         init(_ name: String) { self.name = name }
     }
 
@@ -193,7 +196,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         guard id != 0, let caller = entry(of: id), !drainCallers.contains(id) else { return }
         drainCallers.append(id)
         let method = drainActor.flatMap { actor in
-            ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: actor.name)
+            ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: actor)
                 ?? (drainOwnerMethod?.caller == id ? drainOwnerMethod?.method : nil)
         }
         emitActorCall(by: caller, method: method)
@@ -256,7 +259,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             let actor = job.drainedActorType.map(actorName)
             // A caller that hopped to the idle actor resumes in the method it called.
             let callerID = ExecutorCapture.currentTaskID
-            let method = actor.flatMap { ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: $0.name) }
+            let method = actor.flatMap { ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: $0) }
             simulation.post(lane, labelActor) { [unowned(unsafe) self] in
                 drainActor = actor
                 drainOwnerMethod = method.map { (callerID, $0) }
@@ -400,24 +403,35 @@ extension AsyncCapture: CarrierJobContext {
     }
 }
 
-/// The method of an actor a task's resume function is part of, named once per function (per process).
+/// The method of an actor a task's resume function is part of. Naming a function is string work
+/// (demangling, a substring search): done per drain job it was ~90% of an async job's instructions in
+/// `bench --only async-platform`, so a function is named once per process and matched once per
+/// actor and run (`AsyncCapture.ActorSpelling.methods`, looked up by address).
 package enum ActorMethod {
-    private static let known = Mutex<[UInt: String]>([:])
+    /// Each resume function's readable name, once per process.
+    private static let names = Mutex<[UInt: String]>([:])
 
     /// `load(id:)` when one of `functions` (innermost first) is a part of `actor`'s method
     /// `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil when none is a
     /// method of it, or where they cannot be named.
-    static func resumed(in functions: [UnsafeRawPointer], of actor: String) -> String? {
+    static func resumed(in functions: [UnsafeRawPointer], of actor: AsyncCapture.ActorSpelling) -> String? {
         for function in functions {
             let key = UInt(bitPattern: function)
-            let name: String
-            if let found = known.withLock({ $0[key] }) {
-                name = found
+            let method: String?
+            if let known = actor.methods[key] {
+                method = known
             } else {
-                name = CodeSymbol.at(function)?.function ?? ""
-                known.withLock { $0[key] = name }
+                let name =
+                    names.withLock { $0[key] }
+                    ?? {
+                        let named = CodeSymbol.at(function)?.function ?? ""
+                        names.withLock { $0[key] = named }
+                        return named
+                    }()
+                method = Self.method(of: actor.name, in: name)
+                actor.methods[key] = .some(method)
             }
-            if let method = method(of: actor, in: name) { return method }
+            if let method { return method }
         }
         return nil
     }
