@@ -158,6 +158,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     @exclusivity(unchecked) private var drainCallers: [UInt64] = []
     /// While an actor's drain job runs: the actor's type, when the runtime's job shows it.
     @exclusivity(unchecked) private var drainActor: ActorSpelling?
+    /// While an actor's drain job runs: the actor it drains (only compared, never dereferenced).
+    @exclusivity(unchecked) private var drainInstance: UnsafeRawPointer?
     /// While an actor's drain job runs: the task that scheduled it and the method it called then.
     @exclusivity(unchecked) private var drainOwnerMethod: (caller: UInt64, method: String)?
     /// Actor types already spelled, by type (one spelling per type and run, not per job).
@@ -190,16 +192,26 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// actor meanwhile. A call is seen when it enqueues or creates something (its return hop to the
     /// caller's executor at the latest, when the task already resumes in its caller: then the method
     /// seen as the drain was scheduled names it, for the caller that scheduled it).
-    private func noteActorCaller() {
+    private func noteActorCaller(enqueueing job: CapturedJob) {
         guard inDrain else { return }
         let id = ExecutorCapture.currentTaskID
         guard id != 0, let caller = entry(of: id), !drainCallers.contains(id) else { return }
         drainCallers.append(id)
         let method = drainActor.flatMap { actor in
-            ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: actor)
+            ActorMethod.resumed(of: actor, chainIsFresh: chainIsFresh(enqueueing: job, current: id))
                 ?? (drainOwnerMethod?.caller == id ? drainOwnerMethod?.method : nil)
         }
         emitActorCall(by: caller, method: method)
+    }
+
+    /// Whether the current task (runtime id `current`) has just suspended, so that its async context
+    /// chain is all live (`ExecutorCapture.firstResumeFunction`): it enqueues its own next job, or it
+    /// gives up the actor whose drain job runs (the runtime schedules a new drain of that actor only
+    /// when it is unlocked with work pending, and inside its drain only a task leaving it unlocks it).
+    private func chainIsFresh(enqueueing job: CapturedJob, current: UInt64) -> Bool {
+        if job.taskID != 0 { return job.taskID == current }
+        guard inDrain, let running = drainInstance, let drained = job.drainedActor else { return false }
+        return drained == running
     }
 
     /// The `actor.call` event. The first of each shape is emitted by names, which interns its texts in
@@ -243,7 +255,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueGlobal(_ job: CapturedJob) {
-        noteActorCaller()
+        noteActorCaller(enqueueing: job)
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, isNew) = task(of: job) else {
             let caller = currentTaskName
@@ -256,15 +268,19 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             }
             let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
             let owner = caller
+            let drained = job.drainedActor
             let actor = job.drainedActorType.map(actorName)
             // A caller that hopped to the idle actor resumes in the method it called.
             let callerID = ExecutorCapture.currentTaskID
-            let method = actor.flatMap { ActorMethod.resumed(in: ExecutorCapture.currentResumeFunctions, of: $0) }
+            let fresh = chainIsFresh(enqueueing: job, current: callerID)
+            let method = actor.flatMap { ActorMethod.resumed(of: $0, chainIsFresh: fresh) }
             simulation.post(lane, labelActor) { [unowned(unsafe) self] in
                 drainActor = actor
+                drainInstance = drained
                 drainOwnerMethod = method.map { (callerID, $0) }
                 defer {
                     drainActor = nil
+                    drainInstance = nil
                     drainOwnerMethod = nil
                 }
                 run(job, as: owner, main: false, isTaskJob: false)
@@ -277,7 +293,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueMain(_ job: CapturedJob) {
-        noteActorCaller()
+        noteActorCaller(enqueueing: job)
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, _) = task(of: job) else {
             simulation.post(mainLane, labelActor) { [unowned(unsafe) self] in
@@ -298,7 +314,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     @exclusivity(unchecked) private var sleeping: [UInt64: PendingSleep] = [:]
 
     func enqueueTimed(_ job: CapturedJob, delay: Duration) {
-        noteActorCaller()
+        noteActorCaller(enqueueing: job)
         let owner = entry(of: job.taskID)?.name ?? currentTaskName
         let sleeper = ExecutorCapture.currentTaskID
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
@@ -380,8 +396,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 extension AsyncCapture: CarrierJobContext {
     func saveJobContext() -> Any {
         SavedJob(
-            running: running, callers: inDrain ? drainCallers : nil, actor: drainActor, ownerMethod: drainOwnerMethod,
-            start: jobStartContinuous)
+            running: running, callers: inDrain ? drainCallers : nil, actor: drainActor, instance: drainInstance,
+            ownerMethod: drainOwnerMethod, start: jobStartContinuous)
     }
 
     func restoreJobContext(_ saved: Any) {
@@ -390,6 +406,7 @@ extension AsyncCapture: CarrierJobContext {
         inDrain = saved.callers != nil
         drainCallers = saved.callers ?? []
         drainActor = saved.actor
+        drainInstance = saved.instance
         drainOwnerMethod = saved.ownerMethod
         jobStartContinuous = saved.start
     }
@@ -398,6 +415,7 @@ extension AsyncCapture: CarrierJobContext {
         let running: String
         let callers: [UInt64]?
         let actor: ActorSpelling?
+        let instance: UnsafeRawPointer?
         let ownerMethod: (caller: UInt64, method: String)?
         let start: ContinuousClock.Instant
     }
@@ -411,29 +429,24 @@ package enum ActorMethod {
     /// Each resume function's readable name, once per process.
     private static let names = Mutex<[UInt: String]>([:])
 
-    /// `load(id:)` when one of `functions` (innermost first) is a part of `actor`'s method
-    /// `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil when none is a
-    /// method of it, or where they cannot be named.
-    static func resumed(in functions: [UnsafeRawPointer], of actor: AsyncCapture.ActorSpelling) -> String? {
-        for function in functions {
+    /// `load(id:)` when one of the functions the current task resumes in (innermost first) is a part
+    /// of `actor`'s method `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil
+    /// when none is a method of it, or where they cannot be named.
+    static func resumed(of actor: AsyncCapture.ActorSpelling, chainIsFresh: Bool) -> String? {
+        ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) { function -> String? in
             let key = UInt(bitPattern: function)
-            let method: String?
-            if let known = actor.methods[key] {
-                method = known
-            } else {
-                let name =
-                    names.withLock { $0[key] }
-                    ?? {
-                        let named = CodeSymbol.at(function)?.function ?? ""
-                        names.withLock { $0[key] = named }
-                        return named
-                    }()
-                method = Self.method(of: actor.name, in: name)
-                actor.methods[key] = .some(method)
-            }
-            if let method { return method }
+            if let known = actor.methods[key] { return known }
+            let name =
+                names.withLock { $0[key] }
+                ?? {
+                    let named = CodeSymbol.at(function)?.function ?? ""
+                    names.withLock { $0[key] = named }
+                    return named
+                }()
+            let method = Self.method(of: actor.name, in: name)
+            actor.methods[key] = .some(method)
+            return method
         }
-        return nil
     }
 
     /// The member of `actor` that `function` (`ProfileCache.load(id:)`, `App.ProfileCache.load(id:)`)

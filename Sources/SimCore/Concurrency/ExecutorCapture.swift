@@ -285,44 +285,61 @@ private final class ThreadSlot: Sendable {
         /// `ActorCallerTests` pins this down, so a runtime that moves them fails `swift test`. The actor
         /// is alive while a job of it is being enqueued; it is looked at without a retain.
         var drainedActorType: AnyObject.Type? {
+            drainedActor.map { type(of: Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()) }
+        }
+
+        /// For a default actor's drain job, the actor it drains (not retained: only compared and typed
+        /// while the job is pending or running); nil for any other job.
+        var drainedActor: UnsafeRawPointer? {
             guard taskID == 0, MemoryLayout<UInt>.size == 8 else { return nil }
             let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
-            guard raw.load(fromByteOffset: 32, as: UInt32.self) & 0xff == 193,
-                let actor = raw.load(fromByteOffset: 64, as: UnsafeRawPointer?.self)
-            else { return nil }
-            return type(of: Unmanaged<AnyObject>.fromOpaque(actor).takeUnretainedValue())
+            guard raw.load(fromByteOffset: 32, as: UInt32.self) & 0xff == 193 else { return nil }
+            return raw.load(fromByteOffset: 64, as: UnsafeRawPointer?.self)
         }
     }
 
     extension ExecutorCapture {
-        /// The functions the task running on this thread resumes in, innermost first (empty outside a
-        /// task): its resume function (swift/ABI/Task.h: the job header's `ResumeTask`, byte 56 on
-        /// 64-bit platforms), then each caller's continuation up the async context chain
-        /// (`ResumeContext` at byte 64; an `AsyncContext` is its `Parent`, then its `ResumeParent`).
-        /// Inside an actor's drain job one of them is a part of the actor method the task called
-        /// (`(2) resume partial function for ProfileCache.profile(_:)`), also when the method went on
-        /// into another actor. The chain is set when the task last suspended, and a context of it may
-        /// be gone since: each one is read without faulting (`simrun_read_words`) and the walk stops
-        /// at the first that cannot be read; the functions are only names, never called.
-        /// `ActorCallerTests` pins this down through the methods it names.
-        static var currentResumeFunctions: [UnsafeRawPointer] {
-            withUnsafeCurrentTask { task -> [UnsafeRawPointer] in
-                guard let task, MemoryLayout<UnsafeCurrentTask>.size == 8, MemoryLayout<UInt>.size == 8 else { return [] }
+        /// The first of the functions the task running on this thread resumes in (innermost first) for
+        /// which `match` answers, or nil (outside a task, or when none does): its resume function
+        /// (swift/ABI/Task.h: the job header's `ResumeTask`, byte 56 on 64-bit platforms), then each
+        /// caller's continuation up the async context chain (`ResumeContext` at byte 64; an
+        /// `AsyncContext` is its `Parent`, then its `ResumeParent`). Inside an actor's drain job one of
+        /// them is a part of the actor method the task called (`(2) resume partial function for
+        /// ProfileCache.profile(_:)`), also when the method went on into another actor.
+        /// The walk goes only as far as `match` needs: usually the resume function itself is the
+        /// method's, and no context is read. The task's own header is live and read directly. The chain
+        /// was set when the task last suspended: when it has just done so (`chainIsFresh`: the task is
+        /// enqueueing its own next job, or giving up the actor whose drain job runs) every context on
+        /// it is a frame still awaiting its callee, alive as long as the task, and is read directly;
+        /// otherwise a context may be gone since, so each one is read without faulting
+        /// (`simrun_read_words`, a system call per context: reading so per drain job made an async job
+        /// ~5x costlier) and the walk stops at the first that cannot be read. The functions are only
+        /// names, never called. `ActorCallerTests` pins this down.
+        static func firstResumeFunction<T>(chainIsFresh: Bool, where match: (UnsafeRawPointer) -> T?) -> T? {
+            withUnsafeCurrentTask { task -> T? in
+                guard let task, MemoryLayout<UnsafeCurrentTask>.size == 8, MemoryLayout<UInt>.size == 8 else { return nil }
                 let raw = withUnsafeBytes(of: task) { $0.load(as: UnsafeRawPointer.self) }
-                guard let resume = raw.load(fromByteOffset: 56, as: UnsafeRawPointer?.self) else { return [] }
-                var functions = [resume]
+                guard let resume = raw.load(fromByteOffset: 56, as: UnsafeRawPointer?.self) else { return nil }
+                if let found = match(resume) { return found }
                 var context = raw.load(fromByteOffset: 64, as: UInt.self)
                 var words: (UInt, UInt) = (0, 0)
-                while context != 0, context & 7 == 0, functions.count < 8 {
-                    let read = withUnsafeMutableBytes(of: &words) { buffer in
-                        simrun_read_words(
-                            UnsafeRawPointer(bitPattern: context)!, buffer.baseAddress!.assumingMemoryBound(to: UInt.self), 2)
+                var depth = 1
+                while context != 0, context & 7 == 0, depth < 8 {
+                    let address = UnsafeRawPointer(bitPattern: context)!
+                    if chainIsFresh {
+                        words = (address.load(as: UInt.self), address.load(fromByteOffset: 8, as: UInt.self))
+                    } else {
+                        let read = withUnsafeMutableBytes(of: &words) { buffer in
+                            simrun_read_words(address, buffer.baseAddress!.assumingMemoryBound(to: UInt.self), 2)
+                        }
+                        guard read == 1 else { break }
                     }
-                    guard read == 1, let parent = UnsafeRawPointer(bitPattern: words.1) else { break }
-                    functions.append(parent)
+                    guard let parent = UnsafeRawPointer(bitPattern: words.1) else { break }
+                    if let found = match(parent) { return found }
+                    depth += 1
                     context = words.0
                 }
-                return functions
+                return nil
             }
         }
     }
@@ -475,7 +492,7 @@ private final class ThreadSlot: Sendable {
 #else
     extension ExecutorCapture {
         static var currentTaskID: UInt64 { 0 }
-        static var currentResumeFunctions: [UnsafeRawPointer] { [] }
+        static func firstResumeFunction<T>(chainIsFresh: Bool, where match: (UnsafeRawPointer) -> T?) -> T? { nil }
     }
 
     extension CapturedJob {
@@ -484,6 +501,7 @@ private final class ThreadSlot: Sendable {
             taskID = 0
         }
         var drainedActorType: AnyObject.Type? { nil }
+        var drainedActor: UnsafeRawPointer? { nil }
         func runGlobal() { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
         func runMain() { job.runSynchronously(on: MainActor.sharedUnownedExecutor) }
     }
