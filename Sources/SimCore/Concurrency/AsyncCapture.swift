@@ -13,8 +13,9 @@ import Synchronization
 /// `N.k` when j is 1 and `N@j.k` after. The creator is the task the runtime says is current, also
 /// inside an actor's drain job (which runs other tasks' jobs than the one that scheduled it). A
 /// task's jobs run on the lane of its name; its main-actor jobs run on the `main` lane with its name
-/// as their label; an actor's drain job runs on a lane of its own, `N/actor` then `N/actor#2`, …
-/// after the task `N` that scheduled it (the caller whose hop to the idle actor needed it); a sleep's
+/// as their label; an actor's drain job (or a `Task.yield()`'s continuation job) runs on a lane of
+/// the task `N` that scheduled it (the caller whose hop to the idle actor needed it), `N/actor`, or
+/// `N/actor#2`, … while N's earlier such jobs have not finished (one at a time per lane); a sleep's
 /// timer fires on the lane of the task that slept. Runtime task ids are only keys for live tasks,
 /// never recorded.
 final class AsyncCapture: JobRouter, @unchecked Sendable {
@@ -42,7 +43,9 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     private static let reservedNames: Set<String> = ["task", "main"]
     /// Jobs run so far for each task (by name): the creating job's index in a child's name.
     @exclusivity(unchecked) private var jobCounts: [String: Int] = [:]
-    @exclusivity(unchecked) private var actorJobCounts: [String: Int] = [:]
+    /// Each task's lanes for the jobs it schedules that belong to no task (actor drain jobs, the
+    /// continuation job of `Task.yield()`), by the task's name.
+    @exclusivity(unchecked) private var helperLanes: [String: HelperLanes] = [:]
     /// The task whose job is running now (`task` before the first job: the body's creator).
     @exclusivity(unchecked) private var running = "task"
     /// The instant the running job started, read only where the clocks stay real (`SleepDelay`): on
@@ -259,14 +262,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, isNew) = task(of: job) else {
             let caller = currentTaskName
-            var ordinal = 1
-            if let index = actorJobCounts.index(forKey: caller) {  // one hash, not two
-                ordinal = actorJobCounts.values[index] + 1
-                actorJobCounts.values[index] = ordinal
-            } else {
-                actorJobCounts[caller] = 1
-            }
-            let lane = simulation.lane(ordinal == 1 ? "\(caller)/actor" : "\(caller)/actor#\(ordinal)")
+            let lanes = helperLanes[caller] ?? newHelperLanes(for: caller)
+            let slot = lanes.take(simulation)
             let owner = caller
             let drained = job.drainedActor
             let actor = job.drainedActorType.map(actorName)
@@ -274,7 +271,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             let callerID = ExecutorCapture.currentTaskID
             let fresh = chainIsFresh(enqueueing: job, current: callerID)
             let method = actor.flatMap { ActorMethod.resumed(of: $0, chainIsFresh: fresh) }
-            simulation.post(lane, labelActor) { [unowned(unsafe) self] in
+            simulation.post(lanes.lanes[slot], labelActor) { [unowned(unsafe) self, unowned(unsafe) lanes] in
                 drainActor = actor
                 drainInstance = drained
                 drainOwnerMethod = method.map { (callerID, $0) }
@@ -282,6 +279,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
                     drainActor = nil
                     drainInstance = nil
                     drainOwnerMethod = nil
+                    lanes.busy[slot] = false
                 }
                 run(job, as: owner, main: false, isTaskJob: false)
             }
@@ -290,6 +288,36 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         simulation.post(task.lane, isNew ? labelStart : labelResume) { [unowned(unsafe) self] in
             run(job, as: task.name, main: false)
         }
+    }
+
+    /// A task's lanes for jobs of no task: `N/actor`, `N/actor#2`, … A job takes the first whose
+    /// last job has finished, so a lane holds one such job at a time (no order among them is lost),
+    /// and the lanes are as many as such jobs of `N` were ever pending at once (not one per job: a
+    /// lane per job, named by a count, made a name, a symbol and a lane per `Task.yield()` and per
+    /// actor call, and held them all to the run's end).
+    final class HelperLanes {
+        let owner: String
+        var lanes: [LaneID] = []
+        var busy: [Bool] = []
+        init(owner: String) { self.owner = owner }
+
+        /// The first free lane's index, marked busy (a new lane when none is free).
+        func take(_ simulation: Simulation) -> Int {
+            if let free = busy.firstIndex(of: false) {
+                busy[free] = true
+                return free
+            }
+            let ordinal = lanes.count + 1
+            lanes.append(simulation.lane(ordinal == 1 ? "\(owner)/actor" : "\(owner)/actor#\(ordinal)"))
+            busy.append(true)
+            return lanes.count - 1
+        }
+    }
+
+    private func newHelperLanes(for owner: String) -> HelperLanes {
+        let lanes = HelperLanes(owner: owner)
+        helperLanes[owner] = lanes
+        return lanes
     }
 
     func enqueueMain(_ job: CapturedJob) {

@@ -65,7 +65,7 @@ package struct AllocationProbe: Sendable {
             case .recordedEvent: 3.05
             case .decodedEvent: 0.01
             case .replayedEvent: 0.55
-            case .asyncJob: 5.6
+            case .asyncJob: 4.2
             case .fuzzSchedule: 460
             }
         }
