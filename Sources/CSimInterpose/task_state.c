@@ -24,6 +24,8 @@
 #include <stdint.h>
 
 extern void *swift_retain(void *object);
+// swiftcc with no arguments and a pointer result: the same registers as a C call on x86-64 and arm64.
+extern void *swift_task_getCurrent(void);
 extern void swift_release(void *object);
 
 enum {
@@ -58,9 +60,18 @@ int simrun_task_is_async_let(const void *task) { return (word32(task, job_flags_
 
 void simrun_task_retain(const void *task) { (void)swift_retain((void *)task); }
 
+const void *simrun_current_task(void) { return swift_task_getCurrent(); }
+
 void simrun_task_release(const void *task) { swift_release((void *)task); }
 
 int simrun_task_is_complete(const void *task) { return (word32(task, status_flags_offset) & status_complete) != 0; }
+
+int simrun_first_complete_task(const void *const *tasks, int count) {
+    for (int index = 0; index < count; index++) {
+        if (word32(tasks[index], status_flags_offset) & status_complete) return index;
+    }
+    return -1;
+}
 
 void simrun_task_read(const void *task, int read_frames, struct simrun_task_state *state) {
     uint32_t flags = word32(task, status_flags_offset);
@@ -101,6 +112,13 @@ int simrun_task_is_async_let(const void *task) { (void)task; return 0; }
 void simrun_task_retain(const void *task) { (void)task; }
 void simrun_task_release(const void *task) { (void)task; }
 int simrun_task_is_complete(const void *task) { (void)task; return 0; }
+const void *simrun_current_task(void) { return NULL; }
+
+int simrun_first_complete_task(const void *const *tasks, int count) {
+    (void)tasks;
+    (void)count;
+    return -1;
+}
 void simrun_task_read(const void *task, int read_frames, struct simrun_task_state *state) {
     (void)task;
     (void)read_frames;

@@ -134,8 +134,16 @@ void simrun_task_retain(const void *_Nonnull task);
 /// Lets go of a task kept by `simrun_task_retain`.
 void simrun_task_release(const void *_Nonnull task);
 
+/// The runtime's current task on this thread (unretained), or NULL: where task state is read
+/// (Linux); NULL elsewhere, where Swift asks `withUnsafeCurrentTask`.
+const void *_Nullable simrun_current_task(void);
+
 /// 1 when `task` has finished, else 0.
 int simrun_task_is_complete(const void *_Nonnull task);
+
+/// The index of the first of `tasks` that has finished, or -1 (one call for a whole sweep of a
+/// run's live tasks, which runs after every job that is not a task's).
+int simrun_first_complete_task(const void *_Nonnull const *_Nonnull tasks, int count);
 
 /// Reads `task` into `state`; its frames only when `read_frames` is 1 and it neither runs nor is queued.
 void simrun_task_read(const void *_Nonnull task, int read_frames, struct simrun_task_state *_Nonnull state);

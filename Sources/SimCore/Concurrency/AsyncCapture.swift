@@ -19,7 +19,9 @@ import Synchronization
 /// timer fires on the lane of the task that slept. Runtime task ids are only keys for live tasks,
 /// never recorded.
 final class AsyncCapture: JobRouter, @unchecked Sendable {
-    unowned let simulation: Simulation
+    /// Unowned without a check: the simulation holds this capture for its whole life
+    /// (`jobContexts`), and a checked `unowned` retained and released it at every use.
+    unowned(unsafe) let simulation: Simulation
     let route: CaptureRoute
     let mainLane: LaneID
     let labelStart: Symbol
@@ -28,7 +30,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     let labelSleep: Symbol
 
     /// This run's tasks by runtime task id: name, lane, and the name as a label on `main`.
-    @exclusivity(unchecked) private var names: [UInt64: TaskEntry] = [:]
+    @exclusivity(unchecked) private var names = AddressMap<TaskEntry>()
     /// Tasks created so far in each job (by `N` or `N@j`) or from each closure (by `N>closure`), for the
     /// next child's ordinal.
     @exclusivity(unchecked) private var childCounts: [String: Int] = [:]
@@ -41,8 +43,14 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     // `swift_beginAccess` with its thread-local access set about seven times per job.
     /// Names a `Task(name:)` name cannot take as it is: the body's and the main actor's lane.
     private static let reservedNames: Set<String> = ["task", "main"]
-    /// Jobs run so far for each task (by name): the creating job's index in a child's name.
-    @exclusivity(unchecked) private var jobCounts: [String: Int] = [:]
+    /// Jobs run so far for each task, by name (for a creator's, found by name when a task is
+    /// made); the task's entry holds the same counter, so a job counts itself without hashing a name.
+    @exclusivity(unchecked) private var jobCounts: [String: JobCounter] = [:]
+
+    /// How many jobs of a task have run: the creating job's index in a child's job-based name.
+    final class JobCounter {
+        @exclusivity(unchecked) var count = 0
+    }
     /// Each task's lanes for the jobs it schedules that belong to no task (actor drain jobs, the
     /// continuation job of `Task.yield()`), by the task's name.
     @exclusivity(unchecked) private var helperLanes: [String: HelperLanes] = [:]
@@ -70,7 +78,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         simulation.jobContexts.append(self)
     }
 
-    deinit { ExecutorCapture.unregister(Array(names.keys)) }
+    deinit { ExecutorCapture.unregister(names.allKeys.map { UInt64($0) }) }
 
     // The jobs and timers posted below capture `self` as `unowned(unsafe)`: no reference counting
     // per job. That is safe because only the simulation holds them (in its lanes and timers) and the
@@ -85,6 +93,52 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         let name: String
         let lane: LaneID
         let mainLabel: Symbol
+        /// Its jobs for the global executor wait here while the simulation holds them.
+        let runner: TaskRunner
+        var jobs: JobCounter { runner.jobs }
+    }
+
+    /// A task's jobs for the global executor as the simulation runs them: the runtime's job waits
+    /// here, in the order posted to the task's lane, so that the body posted to the simulation
+    /// captures this one object and no closure context is allocated per job (with the capture, the
+    /// job and the task's entry it was a malloc and a free per job). The runtime enqueues a task
+    /// once until it runs, so one job is usually waiting; more wait in posting order.
+    final class TaskRunner {
+        unowned(unsafe) let capture: AsyncCapture
+        let name: String
+        let jobs: JobCounter
+        @exclusivity(unchecked) private var waiting: [CapturedJob] = []
+        /// The task's lanes for jobs of no task, once it has scheduled one (the same object as
+        /// `AsyncCapture.helperLanes` holds by its name, found here without hashing the name).
+        @exclusivity(unchecked) var helpers: HelperLanes?
+        @exclusivity(unchecked) private var next = 0
+
+        init(capture: AsyncCapture, name: String, jobs: JobCounter) {
+            self.capture = capture
+            self.name = name
+            self.jobs = jobs
+        }
+
+        func hold(_ job: CapturedJob) { waiting.append(job) }
+
+        /// Runs the job posted first of those waiting.
+        func runNext() {
+            let job = waiting[next]
+            next += 1
+            if next == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                next = 0
+            }
+            capture.run(job, as: name, counter: jobs, main: false)
+        }
+    }
+
+    /// The job counter of the task named `name` (made on first use).
+    private func jobCounter(named name: String) -> JobCounter {
+        if let known = jobCounts[name] { return known }
+        let counter = JobCounter()
+        jobCounts[name] = counter
+        return counter
     }
 
     /// The last task looked up by runtime id: a job's task is looked up two or three times while
@@ -94,18 +148,18 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// This run's task with runtime id `id`, if it has one.
     private func entry(of id: UInt64) -> TaskEntry? {
         if let last = lastLookup, last.id == id { return last.entry }
-        guard let found = names[id] else { return nil }
+        guard let found = names[UInt(id)] else { return nil }
         lastLookup = (id, found)
         return found
     }
 
     /// A job's task, named (a new task) on first sight.
-    private func task(of job: CapturedJob) -> (entry: TaskEntry, isNew: Bool)? {
+    private func task(of job: CapturedJob, current: UInt64) -> (entry: TaskEntry, isNew: Bool)? {
         guard job.taskID != 0 else { return nil }
         if let known = entry(of: job.taskID) { return (known, false) }
         let name: String
-        let creator = currentTaskName
-        let jobIndex = max(1, jobCounts[creator] ?? 0)
+        let creator = currentTaskName(current)
+        let jobIndex = max(1, jobCounts[creator]?.count ?? 0)
         let creatingJob = jobIndex == 1 ? creator : "\(creator)@\(jobIndex)"
         if names.isEmpty {
             name = "task"  // the scenario's body
@@ -132,8 +186,10 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             childCounts[creatingJob] = ordinal
             name = unused("\(creatingJob).\(ordinal)")
         }
-        let entry = TaskEntry(name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name))
-        names[job.taskID] = entry
+        let entry = TaskEntry(
+            name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name),
+            runner: TaskRunner(capture: self, name: name, jobs: jobCounter(named: name)))
+        names[UInt(job.taskID)] = entry
         usedNames.insert(name)
         ExecutorCapture.register(job.taskID, to: self)
         simulation.emit("task.create", name, ["by": .text(names.count == 1 ? "scenario" : creator)])
@@ -174,11 +230,20 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// An actor type's name, and its symbol once an `actor.call` event interned it.
     final class ActorSpelling {
         let name: String
-        var symbol: Symbol?
-        /// The method each resume function seen is a part of (nil: none of this actor's), so that a
-        /// drain job looks its caller's functions up by address, not by name.
-        var methods: [UInt: String?] = [:]
+        @exclusivity(unchecked) var symbol: Symbol?
+        /// For each resume function seen, the index in `methodNames` of the method of this actor it
+        /// is a part of, or -1 (none): a drain job looks its caller's functions up by address, and an
+        /// integer, not a string, comes back for each frame walked.
+        @exclusivity(unchecked) var methodIndex = AddressMap<Int>()
+        @exclusivity(unchecked) var methodNames: [String] = []
         init(_ name: String) { self.name = name }
+
+        /// The index of `method` in `methodNames` (added on first sight).
+        func index(of method: String) -> Int {
+            if let known = methodNames.firstIndex(of: method) { return known }
+            methodNames.append(method)
+            return methodNames.count - 1
+        }
     }
 
     private func actorName(_ type: AnyObject.Type) -> ActorSpelling {
@@ -195,9 +260,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// actor meanwhile. A call is seen when it enqueues or creates something (its return hop to the
     /// caller's executor at the latest, when the task already resumes in its caller: then the method
     /// seen as the drain was scheduled names it, for the caller that scheduled it).
-    private func noteActorCaller(enqueueing job: CapturedJob) {
+    private func noteActorCaller(enqueueing job: CapturedJob, current id: UInt64) {
         guard inDrain else { return }
-        let id = ExecutorCapture.currentTaskID
         guard id != 0, let caller = entry(of: id), !drainCallers.contains(id) else { return }
         drainCallers.append(id)
         let method = drainActor.flatMap { actor in
@@ -249,45 +313,33 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         actorCallKind = simulation.symbols.lookup("actor.call")
     }
 
-    /// The task whose code runs now: the runtime's current task when it is one of this run's (inside
-    /// an actor's drain job that is the task whose call the actor runs), else the running job's task.
-    private var currentTaskName: String {
-        let id = ExecutorCapture.currentTaskID
-        if id != 0, let entry = entry(of: id) { return entry.name }
+    /// The task whose code runs now: the runtime's current task (`current`, its id read once per job
+    /// placed) when it is one of this run's (inside an actor's drain job that is the task whose call
+    /// the actor runs), else the running job's task.
+    private func currentTaskName(_ current: UInt64) -> String {
+        if current != 0, let entry = entry(of: current) { return entry.name }
         return running
     }
 
     func enqueueGlobal(_ job: CapturedJob) {
-        noteActorCaller(enqueueing: job)
+        let current = ExecutorCapture.currentTaskID
+        noteActorCaller(enqueueing: job, current: current)
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
-        guard let (task, isNew) = task(of: job) else {
-            let caller = currentTaskName
-            let lanes = helperLanes[caller] ?? newHelperLanes(for: caller)
-            let slot = lanes.take(simulation)
-            let owner = caller
-            let drained = job.drainedActor
+        guard let (task, isNew) = task(of: job, current: current) else {
+            let lanes = helperLanes(current)
+            let helper = lanes.take(simulation, capture: self)
             let actor = job.drainedActorType.map(actorName)
             // A caller that hopped to the idle actor resumes in the method it called.
-            let callerID = ExecutorCapture.currentTaskID
-            let fresh = chainIsFresh(enqueueing: job, current: callerID)
-            let method = actor.flatMap { ActorMethod.resumed(of: $0, chainIsFresh: fresh) }
-            simulation.post(lanes.lanes[slot], labelActor) { [unowned(unsafe) self, unowned(unsafe) lanes] in
-                drainActor = actor
-                drainInstance = drained
-                drainOwnerMethod = method.map { (callerID, $0) }
-                defer {
-                    drainActor = nil
-                    drainInstance = nil
-                    drainOwnerMethod = nil
-                    lanes.busy[slot] = false
-                }
-                run(job, as: owner, main: false, isTaskJob: false)
+            let method = actor.flatMap {
+                ActorMethod.resumed(of: $0, chainIsFresh: chainIsFresh(enqueueing: job, current: current))
             }
+            helper.hold(job, actor: actor, drained: job.drainedActor, ownerMethod: method.map { (current, $0) })
+            simulation.post(helper.lane, labelActor) { helper.run() }
             return
         }
-        simulation.post(task.lane, isNew ? labelStart : labelResume) { [unowned(unsafe) self] in
-            run(job, as: task.name, main: false)
-        }
+        let runner = task.runner
+        runner.hold(job)
+        simulation.post(task.lane, isNew ? labelStart : labelResume) { runner.runNext() }
     }
 
     /// A task's lanes for jobs of no task: `N/actor`, `N/actor#2`, … A job takes the first whose
@@ -297,39 +349,88 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// actor call, and held them all to the run's end).
     final class HelperLanes {
         let owner: String
-        var lanes: [LaneID] = []
-        var busy: [Bool] = []
+        @exclusivity(unchecked) var lanes: [HelperLane] = []
         init(owner: String) { self.owner = owner }
 
-        /// The first free lane's index, marked busy (a new lane when none is free).
-        func take(_ simulation: Simulation) -> Int {
-            if let free = busy.firstIndex(of: false) {
-                busy[free] = true
-                return free
+        /// The first free lane, marked busy (a new lane when none is free).
+        func take(_ simulation: Simulation, capture: AsyncCapture) -> HelperLane {
+            for lane in lanes where !lane.busy {
+                lane.busy = true
+                return lane
             }
             let ordinal = lanes.count + 1
-            lanes.append(simulation.lane(ordinal == 1 ? "\(owner)/actor" : "\(owner)/actor#\(ordinal)"))
-            busy.append(true)
-            return lanes.count - 1
+            let lane = HelperLane(
+                capture: capture, owner: owner,
+                lane: simulation.lane(ordinal == 1 ? "\(owner)/actor" : "\(owner)/actor#\(ordinal)"))
+            lanes.append(lane)
+            return lane
         }
     }
 
-    private func newHelperLanes(for owner: String) -> HelperLanes {
-        let lanes = HelperLanes(owner: owner)
+    /// One of a task's lanes for jobs of no task, and the one job on it with what its drain needs:
+    /// the body posted to the simulation captures this one object, so no closure context is
+    /// allocated per job.
+    final class HelperLane {
+        unowned(unsafe) let capture: AsyncCapture
+        let owner: String
+        let lane: LaneID
+        /// From `take` until its job has finished running.
+        @exclusivity(unchecked) var busy = true
+        @exclusivity(unchecked) private var job: CapturedJob?
+        @exclusivity(unchecked) private var actor: ActorSpelling?
+        @exclusivity(unchecked) private var drained: UnsafeRawPointer?
+        @exclusivity(unchecked) private var ownerMethod: (caller: UInt64, method: String)?
+
+        init(capture: AsyncCapture, owner: String, lane: LaneID) {
+            self.capture = capture
+            self.owner = owner
+            self.lane = lane
+        }
+
+        func hold(
+            _ job: CapturedJob, actor: ActorSpelling?, drained: UnsafeRawPointer?,
+            ownerMethod: (caller: UInt64, method: String)?
+        ) {
+            self.job = job
+            self.actor = actor
+            self.drained = drained
+            self.ownerMethod = ownerMethod
+        }
+
+        func run() {
+            let job = job!
+            self.job = nil
+            capture.runDrain(job, as: owner, actor: actor, drained: drained, ownerMethod: ownerMethod)
+            actor = nil
+            ownerMethod = nil
+            busy = false
+        }
+    }
+
+    /// The lanes for jobs of no task of the task whose code runs now (`currentTaskName`).
+    private func helperLanes(_ current: UInt64) -> HelperLanes {
+        let entry = current != 0 ? entry(of: current) : nil
+        if let known = entry?.runner.helpers { return known }
+        let owner = entry?.name ?? running
+        let lanes = helperLanes[owner] ?? HelperLanes(owner: owner)
         helperLanes[owner] = lanes
+        entry?.runner.helpers = lanes
         return lanes
     }
 
     func enqueueMain(_ job: CapturedJob) {
-        noteActorCaller(enqueueing: job)
+        let current = ExecutorCapture.currentTaskID
+        noteActorCaller(enqueueing: job, current: current)
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
-        guard let (task, _) = task(of: job) else {
+        guard let (task, _) = task(of: job, current: current) else {
             simulation.post(mainLane, labelActor) { [unowned(unsafe) self] in
-                run(job, as: running, main: true, isTaskJob: false)
+                run(job, as: running, counter: nil, main: true)
             }
             return
         }
-        simulation.post(mainLane, task.mainLabel) { [unowned(unsafe) self] in run(job, as: task.name, main: true) }
+        simulation.post(mainLane, task.mainLabel) { [unowned(unsafe) self] in
+            run(job, as: task.name, counter: task.jobs, main: true)
+        }
     }
 
     /// A sleep whose timer has not fired, by the sleeping task's runtime id.
@@ -342,14 +443,14 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     @exclusivity(unchecked) private var sleeping: [UInt64: PendingSleep] = [:]
 
     func enqueueTimed(_ job: CapturedJob, delay: Duration) {
-        noteActorCaller(enqueueing: job)
-        let owner = entry(of: job.taskID)?.name ?? currentTaskName
         let sleeper = ExecutorCapture.currentTaskID
+        noteActorCaller(enqueueing: job, current: sleeper)
+        let owner = entry(of: job.taskID)?.name ?? currentTaskName(sleeper)
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
         let deadline = simulation.now &+ delay.nanosecondsClamped
         let timer = simulation.schedule(at: deadline, on: simulation.lane(owner), "task.sleep") { [unowned(unsafe) self] in
             sleeping[sleeper] = nil
-            run(job, as: owner, main: false)
+            run(job, as: owner, counter: jobCounter(named: owner), main: false)
         }
         if sleeper != 0 { sleeping[sleeper] = PendingSleep(timer: timer, deadline: deadline, owner: owner, job: job) }
     }
@@ -366,27 +467,46 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         let owner = pending.owner
         simulation.schedule(at: pending.deadline, on: simulation.lane(owner), "task.sleep.cancelled") {
             [unowned(unsafe) self] in
-            run(job, as: owner, main: false, isTaskJob: false)
+            run(job, as: owner, counter: nil, main: false)
         }
     }
 
     func enqueueForeign(_ job: CapturedJob, what: String) {
-        let task = names[job.taskID]?.name ?? "a task of this run"
+        let task = names[UInt(job.taskID)]?.name ?? "a task of this run"
         escapes.withLock { $0.append("\(what) (task \(task))") }
         escapeSignal.add(1, ordering: .releasing)
     }
 
-    /// Runs a job as `task`'s; a drain job (`isTaskJob` false) runs other tasks' jobs and is not
-    /// counted among its caller's jobs, so that an actor's queue does not shift the caller's children.
-    private func run(_ job: CapturedJob, as task: String, main: Bool, isTaskJob: Bool = true) {
+    /// Runs a job of no task (an actor's drain, a continuation) with the drain's actor, the actor
+    /// instance and the method its scheduling caller called, as `noteActorCaller` reads them.
+    fileprivate func runDrain(
+        _ job: CapturedJob, as owner: String, actor: ActorSpelling?, drained: UnsafeRawPointer?,
+        ownerMethod: (caller: UInt64, method: String)?
+    ) {
+        drainActor = actor
+        drainInstance = drained
+        drainOwnerMethod = ownerMethod
+        defer {
+            drainActor = nil
+            drainInstance = nil
+            drainOwnerMethod = nil
+        }
+        run(job, as: owner, counter: nil, main: false)
+    }
+
+    /// Runs a job as `task`'s, counted by `counter`; a drain job (no counter) runs other tasks' jobs
+    /// and is not counted among its caller's jobs, so that an actor's queue does not shift the
+    /// caller's children.
+    fileprivate func run(_ job: CapturedJob, as task: String, counter: JobCounter?, main: Bool) {
+        let isTaskJob = counter != nil
         running = task
-        if isTaskJob { jobCounts[task, default: 0] += 1 }
+        counter?.count += 1
         inDrain = !isTaskJob
         drainCallers.removeAll(keepingCapacity: true)
         defer { inDrain = false }
         if !VirtualClocks.areVirtual { jobStartContinuous = ContinuousClock.now }
         if main { job.runMain() } else { job.runGlobal() }
-        simulation.taskCensus?.after(job: unsafeBitCast(job.job, to: UnsafeRawPointer.self))
+        simulation.taskCensus?.after(job: unsafeBitCast(job.job, to: UnsafeRawPointer.self), isTaskJob: isTaskJob)
     }
 
     // MARK: The end of a run
@@ -452,7 +572,7 @@ extension AsyncCapture: CarrierJobContext {
 /// The method of an actor a task's resume function is part of. Naming a function is string work
 /// (demangling, a substring search): done per drain job it was ~90% of an async job's instructions in
 /// `bench --only async-platform`, so a function is named once per process and matched once per
-/// actor and run (`AsyncCapture.ActorSpelling.methods`, looked up by address).
+/// actor and run (`AsyncCapture.ActorSpelling.methodIndex`, looked up by address).
 package enum ActorMethod {
     /// Each resume function's readable name, once per process.
     private static let names = Mutex<[UInt: String]>([:])
@@ -461,9 +581,9 @@ package enum ActorMethod {
     /// of `actor`'s method `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil
     /// when none is a method of it, or where they cannot be named.
     static func resumed(of actor: AsyncCapture.ActorSpelling, chainIsFresh: Bool) -> String? {
-        ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) { function -> String? in
+        let found = ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) { function -> Int? in
             let key = UInt(bitPattern: function)
-            if let known = actor.methods[key] { return known }
+            if let known = actor.methodIndex[key] { return known >= 0 ? known : nil }
             let name =
                 names.withLock { $0[key] }
                 ?? {
@@ -471,10 +591,11 @@ package enum ActorMethod {
                     names.withLock { $0[key] = named }
                     return named
                 }()
-            let method = Self.method(of: actor.name, in: name)
-            actor.methods[key] = .some(method)
-            return method
+            let index = Self.method(of: actor.name, in: name).map(actor.index(of:)) ?? -1
+            actor.methodIndex[key] = index
+            return index >= 0 ? index : nil
         }
+        return found.map { actor.methodNames[$0] }
     }
 
     /// The member of `actor` that `function` (`ProfileCache.load(id:)`, `App.ProfileCache.load(id:)`)

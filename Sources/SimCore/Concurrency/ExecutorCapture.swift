@@ -272,10 +272,17 @@ private final class ThreadSlot: Sendable {
         /// `UnsafeCurrentTask` holds the task's pointer and a task is a job (its header is what
         /// `swift_task_getJobTaskId` reads); its bytes are read, not cast, so no reference count moves.
         static var currentTaskID: UInt64 {
-            withUnsafeCurrentTask { task -> UInt64 in
-                guard let task, MemoryLayout<UnsafeCurrentTask>.size == MemoryLayout<UnownedJob>.size else { return 0 }
-                return runtimeJobTaskID(withUnsafeBytes(of: task) { $0.load(as: UnownedJob.self) })
-            }
+            #if os(Linux)
+                // Read twice per job placed: `withUnsafeCurrentTask` copied and destroyed a
+                // reference and called a closure each time.
+                guard let task = simrun_current_task() else { return 0 }
+                return runtimeJobTaskID(unsafeBitCast(task, to: UnownedJob.self))
+            #else
+                withUnsafeCurrentTask { task -> UInt64 in
+                    guard let task, MemoryLayout<UnsafeCurrentTask>.size == MemoryLayout<UnownedJob>.size else { return 0 }
+                    return runtimeJobTaskID(withUnsafeBytes(of: task) { $0.load(as: UnownedJob.self) })
+                }
+            #endif
         }
     }
 

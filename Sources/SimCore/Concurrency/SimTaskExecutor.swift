@@ -23,7 +23,7 @@ public final class SimTaskExecutor: TaskExecutor, @unchecked Sendable {
         let simulation = simulation
         simulation.post(lane, label) {
             unownedJob.runSynchronously(on: executor)
-            simulation.taskCensus?.after(job: unsafeBitCast(unownedJob, to: UnsafeRawPointer.self))
+            simulation.taskCensus?.after(job: unsafeBitCast(unownedJob, to: UnsafeRawPointer.self), isTaskJob: true)
         }
     }
 }

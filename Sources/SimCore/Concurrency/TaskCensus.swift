@@ -25,9 +25,11 @@ final class TaskCensus {
     }
 
     /// Tasks not yet seen complete, in creation order.
-    private(set) var live: [Entry] = []
+    @exclusivity(unchecked) private(set) var live: [Entry] = []
+    /// The same tasks' addresses, in the same order: what every job's check reads, contiguous.
+    @exclusivity(unchecked) private var tasks: [UnsafeRawPointer] = []
     /// Tasks already seen, by address (an address is reused only after its task is released).
-    private var known: Set<UnsafeRawPointer> = []
+    @exclusivity(unchecked) private var known: Set<UnsafeRawPointer> = []
     /// Why frames must not be read (work of the run runs outside the simulation), or nil.
     var framesNotRead: String?
 
@@ -41,43 +43,48 @@ final class TaskCensus {
         let retained = simrun_task_is_async_let(task) == 0
         if retained { simrun_task_retain(task) }
         live.append(Entry(name: name, createdBy: createdBy, task: task, retained: retained))
+        tasks.append(task)
     }
 
     /// After a job: a tracked task's own job can only have finished that task (checked alone); any
     /// other job (an actor's drain, which runs other tasks' jobs; a runtime job) may have finished
-    /// any, so every task is checked. The job is never read: it may be gone.
+    /// any, so every task is checked. A job that is not a task's (`isTaskJob` false) is not looked
+    /// for among the tasks. The job is never read unless it is a tracked task: it may be gone.
     @inline(__always)
-    func after(job: UnsafeRawPointer) {
+    func after(job: UnsafeRawPointer, isTaskJob: Bool) {
         guard !live.isEmpty else { return }
-        guard known.contains(job) else { return sweep() }
-        guard simrun_task_is_complete(job) == 1, let index = live.firstIndex(where: { $0.task == job }) else { return }
-        let entry = live.remove(at: index)
-        known.remove(job)
-        if entry.retained { simrun_task_release(job) }
+        guard isTaskJob, let index = tasks.firstIndex(of: job) else { return sweep() }
+        guard simrun_task_is_complete(job) == 1 else { return }
+        forget(at: index)
     }
 
-    /// Lets go of every task that has finished.
+    /// Lets go of every task that has finished: one call checks them all (`simrun_first_complete_task`),
+    /// as this runs after every job that is not a task's.
     func sweep() {
-        guard !live.isEmpty else { return }
-        var index = 0
-        while index < live.count {
-            // Only the task pointer is read for the check: copying the whole entry retained and
-            // released its two strings per task per sweep (~60% of the sweep's instructions).
-            let task = live[index].task
-            if simrun_task_is_complete(task) == 1 {
-                let entry = live.remove(at: index)
-                known.remove(task)
-                if entry.retained { simrun_task_release(task) }
-            } else {
-                index += 1
+        var from = 0
+        while from < tasks.count {
+            let found = tasks.withUnsafeBufferPointer { buffer in
+                simrun_first_complete_task(buffer.baseAddress! + from, Int32(buffer.count - from))
             }
+            guard found >= 0 else { return }
+            forget(at: from + Int(found))
+            from += Int(found)
         }
+    }
+
+    /// Stops keeping the task at `index` (finished), releasing it if it was retained.
+    private func forget(at index: Int) {
+        let task = tasks.remove(at: index)
+        let entry = live.remove(at: index)
+        known.remove(task)
+        if entry.retained { simrun_task_release(task) }
     }
 
     /// Lets go of every task still kept (the run is over).
     func releaseAll() {
         for entry in live where entry.retained { simrun_task_release(entry.task) }
         live.removeAll()
+        tasks.removeAll()
         known.removeAll()
     }
 
