@@ -30,7 +30,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     let labelSleep: Symbol
 
     /// This run's tasks by runtime task id: name, lane, and the name as a label on `main`.
-    @exclusivity(unchecked) private var names = AddressMap<TaskEntry>()
+    private let names = AddressMap<TaskEntry>()
     /// Tasks created so far in each job (by `N` or `N@j`) or from each closure (by `N>closure`), for the
     /// next child's ordinal.
     @exclusivity(unchecked) private var childCounts: [String: Int] = [:]
@@ -78,7 +78,10 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         simulation.jobContexts.append(self)
     }
 
-    deinit { ExecutorCapture.unregister(names.allKeys.map { UInt64($0) }) }
+    deinit {
+        ExecutorCapture.unregister(names.allKeys.map { UInt64($0) })
+        ExecutorCapture.unbindPinned(from: self)
+    }
 
     // The jobs and timers posted below capture `self` as `unowned(unsafe)`: no reference counting
     // per job. That is safe because only the simulation holds them (in its lanes and timers) and the
@@ -88,34 +91,32 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     // MARK: Placing jobs
 
-    /// A task of this run, as its jobs are placed.
-    struct TaskEntry {
+    /// A task of this run, as its jobs are placed and run. An object, looked up and passed by one
+    /// reference (a struct of its name, counter and lanes was copied, with a retain of each, at
+    /// every look-up). Its jobs for the global executor wait here, in the order posted to the
+    /// task's lane, so that the body posted to the simulation captures this one object and no
+    /// closure context is allocated per job (with the capture, the job and the task's entry it was
+    /// a malloc and a free per job). The runtime enqueues a task once until it runs, so one job is
+    /// usually waiting; more wait in posting order.
+    final class TaskEntry {
+        /// Unretained: the capture outlives its tasks' entries and lanes (it holds them), and an
+        /// `unowned(unsafe)` reference was still retained for each call through it.
+        let capture: Unmanaged<AsyncCapture>
         let name: String
         let lane: LaneID
         let mainLabel: Symbol
-        /// Its jobs for the global executor wait here while the simulation holds them.
-        let runner: TaskRunner
-        var jobs: JobCounter { runner.jobs }
-    }
-
-    /// A task's jobs for the global executor as the simulation runs them: the runtime's job waits
-    /// here, in the order posted to the task's lane, so that the body posted to the simulation
-    /// captures this one object and no closure context is allocated per job (with the capture, the
-    /// job and the task's entry it was a malloc and a free per job). The runtime enqueues a task
-    /// once until it runs, so one job is usually waiting; more wait in posting order.
-    final class TaskRunner {
-        unowned(unsafe) let capture: AsyncCapture
-        let name: String
         let jobs: JobCounter
-        @exclusivity(unchecked) private var waiting: [CapturedJob] = []
         /// The task's lanes for jobs of no task, once it has scheduled one (the same object as
         /// `AsyncCapture.helperLanes` holds by its name, found here without hashing the name).
         @exclusivity(unchecked) var helpers: HelperLanes?
+        @exclusivity(unchecked) private var waiting: [CapturedJob] = []
         @exclusivity(unchecked) private var next = 0
 
-        init(capture: AsyncCapture, name: String, jobs: JobCounter) {
-            self.capture = capture
+        init(capture: AsyncCapture, name: String, lane: LaneID, mainLabel: Symbol, jobs: JobCounter) {
+            self.capture = Unmanaged.passUnretained(capture)
             self.name = name
+            self.lane = lane
+            self.mainLabel = mainLabel
             self.jobs = jobs
         }
 
@@ -129,7 +130,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
                 waiting.removeAll(keepingCapacity: true)
                 next = 0
             }
-            capture.run(job, as: name, counter: jobs, main: false)
+            capture._withUnsafeGuaranteedRef { $0.run(job, as: name, counter: jobs, main: false) }
         }
     }
 
@@ -187,8 +188,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             name = unused("\(creatingJob).\(ordinal)")
         }
         let entry = TaskEntry(
-            name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name),
-            runner: TaskRunner(capture: self, name: name, jobs: jobCounter(named: name)))
+            capture: self, name: name, lane: simulation.lane(name), mainLabel: simulation.symbol(name),
+            jobs: jobCounter(named: name))
         names[UInt(job.taskID)] = entry
         usedNames.insert(name)
         ExecutorCapture.register(job.taskID, to: self)
@@ -216,13 +217,14 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// running so far (ids and names are one to one while the tasks live). Reused from drain to drain.
     @exclusivity(unchecked) private var drainCallers: [UInt64] = []
     /// While an actor's drain job runs: the actor's type, when the runtime's job shows it.
-    @exclusivity(unchecked) private var drainActor: ActorSpelling?
+    /// (Unowned without a check: `actorNames` holds every spelling for the capture's life.)
+    @exclusivity(unchecked) private unowned(unsafe) var drainActor: ActorSpelling?
     /// While an actor's drain job runs: the actor it drains (only compared, never dereferenced).
     @exclusivity(unchecked) private var drainInstance: UnsafeRawPointer?
     /// While an actor's drain job runs: the task that scheduled it and the method it called then.
-    @exclusivity(unchecked) private var drainOwnerMethod: (caller: UInt64, method: String)?
+    @exclusivity(unchecked) private var drainOwnerMethod: (caller: UInt64, method: Int)?
     /// Actor types already spelled, by type (one spelling per type and run, not per job).
-    @exclusivity(unchecked) private var actorNames: [ObjectIdentifier: ActorSpelling] = [:]
+    private let actorNames = AddressMap<ActorSpelling>()
     /// `actor.call` and its `actor` key, once an `actor.call` event interned them.
     @exclusivity(unchecked) private var actorCallKind: Symbol?
     @exclusivity(unchecked) private var actorKey: Symbol?
@@ -234,7 +236,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         /// For each resume function seen, the index in `methodNames` of the method of this actor it
         /// is a part of, or -1 (none): a drain job looks its caller's functions up by address, and an
         /// integer, not a string, comes back for each frame walked.
-        @exclusivity(unchecked) var methodIndex = AddressMap<Int>()
+        let methodIndex = AddressMap<Int>()
         @exclusivity(unchecked) var methodNames: [String] = []
         init(_ name: String) { self.name = name }
 
@@ -247,9 +249,10 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     private func actorName(_ type: AnyObject.Type) -> ActorSpelling {
-        if let known = actorNames[ObjectIdentifier(type)] { return known }
+        let key = UInt(bitPattern: ObjectIdentifier(type))
+        if let known = actorNames[key] { return known }
         let spelling = ActorSpelling(_typeName(type, qualified: false))
-        actorNames[ObjectIdentifier(type)] = spelling
+        actorNames[key] = spelling
         return spelling
     }
 
@@ -265,8 +268,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         guard id != 0, let caller = entry(of: id), !drainCallers.contains(id) else { return }
         drainCallers.append(id)
         let method = drainActor.flatMap { actor in
-            ActorMethod.resumed(of: actor, chainIsFresh: chainIsFresh(enqueueing: job, current: id))
-                ?? (drainOwnerMethod?.caller == id ? drainOwnerMethod?.method : nil)
+            (ActorMethod.resumed(of: actor, chainIsFresh: chainIsFresh(enqueueing: job, current: id))
+                ?? (drainOwnerMethod?.caller == id ? drainOwnerMethod?.method : nil)).map { actor.methodNames[$0] }
         }
         emitActorCall(by: caller, method: method)
     }
@@ -337,9 +340,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             simulation.post(helper.lane, labelActor) { helper.run() }
             return
         }
-        let runner = task.runner
-        runner.hold(job)
-        simulation.post(task.lane, isNew ? labelStart : labelResume) { runner.runNext() }
+        task.hold(job)
+        simulation.post(task.lane, isNew ? labelStart : labelResume) { task.runNext() }
     }
 
     /// A task's lanes for jobs of no task: `N/actor`, `N/actor#2`, … A job takes the first whose
@@ -371,25 +373,27 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// the body posted to the simulation captures this one object, so no closure context is
     /// allocated per job.
     final class HelperLane {
-        unowned(unsafe) let capture: AsyncCapture
+        /// Unretained: the capture outlives its tasks' entries and lanes (it holds them), and an
+        /// `unowned(unsafe)` reference was still retained for each call through it.
+        let capture: Unmanaged<AsyncCapture>
         let owner: String
         let lane: LaneID
         /// From `take` until its job has finished running.
         @exclusivity(unchecked) var busy = true
         @exclusivity(unchecked) private var job: CapturedJob?
-        @exclusivity(unchecked) private var actor: ActorSpelling?
+        @exclusivity(unchecked) private unowned(unsafe) var actor: ActorSpelling?
         @exclusivity(unchecked) private var drained: UnsafeRawPointer?
-        @exclusivity(unchecked) private var ownerMethod: (caller: UInt64, method: String)?
+        @exclusivity(unchecked) private var ownerMethod: (caller: UInt64, method: Int)?
 
         init(capture: AsyncCapture, owner: String, lane: LaneID) {
-            self.capture = capture
+            self.capture = Unmanaged.passUnretained(capture)
             self.owner = owner
             self.lane = lane
         }
 
         func hold(
             _ job: CapturedJob, actor: ActorSpelling?, drained: UnsafeRawPointer?,
-            ownerMethod: (caller: UInt64, method: String)?
+            ownerMethod: (caller: UInt64, method: Int)?
         ) {
             self.job = job
             self.actor = actor
@@ -400,7 +404,9 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         func run() {
             let job = job!
             self.job = nil
-            capture.runDrain(job, as: owner, actor: actor, drained: drained, ownerMethod: ownerMethod)
+            capture._withUnsafeGuaranteedRef {
+                $0.runDrain(job, as: owner, actor: actor, drained: drained, ownerMethod: ownerMethod)
+            }
             actor = nil
             ownerMethod = nil
             busy = false
@@ -410,11 +416,11 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// The lanes for jobs of no task of the task whose code runs now (`currentTaskName`).
     private func helperLanes(_ current: UInt64) -> HelperLanes {
         let entry = current != 0 ? entry(of: current) : nil
-        if let known = entry?.runner.helpers { return known }
+        if let known = entry?.helpers { return known }
         let owner = entry?.name ?? running
         let lanes = helperLanes[owner] ?? HelperLanes(owner: owner)
         helperLanes[owner] = lanes
-        entry?.runner.helpers = lanes
+        entry?.helpers = lanes
         return lanes
     }
 
@@ -481,7 +487,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     /// instance and the method its scheduling caller called, as `noteActorCaller` reads them.
     fileprivate func runDrain(
         _ job: CapturedJob, as owner: String, actor: ActorSpelling?, drained: UnsafeRawPointer?,
-        ownerMethod: (caller: UInt64, method: String)?
+        ownerMethod: (caller: UInt64, method: Int)?
     ) {
         drainActor = actor
         drainInstance = drained
@@ -502,7 +508,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         running = task
         counter?.count += 1
         inDrain = !isTaskJob
-        drainCallers.removeAll(keepingCapacity: true)
+        if !drainCallers.isEmpty { drainCallers.removeAll(keepingCapacity: true) }
         defer { inDrain = false }
         if !VirtualClocks.areVirtual { jobStartContinuous = ContinuousClock.now }
         if main { job.runMain() } else { job.runGlobal() }
@@ -564,7 +570,7 @@ extension AsyncCapture: CarrierJobContext {
         let callers: [UInt64]?
         let actor: ActorSpelling?
         let instance: UnsafeRawPointer?
-        let ownerMethod: (caller: UInt64, method: String)?
+        let ownerMethod: (caller: UInt64, method: Int)?
         let start: ContinuousClock.Instant
     }
 }
@@ -580,8 +586,9 @@ package enum ActorMethod {
     /// `load(id:)` when one of the functions the current task resumes in (innermost first) is a part
     /// of `actor`'s method `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil
     /// when none is a method of it, or where they cannot be named.
-    static func resumed(of actor: AsyncCapture.ActorSpelling, chainIsFresh: Bool) -> String? {
-        let found = ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) { function -> Int? in
+    /// (Its index in `actor.methodNames`: a drain job carries an integer, not a string.)
+    static func resumed(of actor: AsyncCapture.ActorSpelling, chainIsFresh: Bool) -> Int? {
+        ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) { function -> Int? in
             let key = UInt(bitPattern: function)
             if let known = actor.methodIndex[key] { return known >= 0 ? known : nil }
             let name =
@@ -595,7 +602,6 @@ package enum ActorMethod {
             actor.methodIndex[key] = index
             return index >= 0 ? index : nil
         }
-        return found.map { actor.methodNames[$0] }
     }
 
     /// The member of `actor` that `function` (`ProfileCache.load(id:)`, `App.ProfileCache.load(id:)`)

@@ -136,10 +136,29 @@ public enum ExecutorCapture {
         return Unmanaged<RouterBox>.fromOpaque(raw).takeUnretainedValue().router
     }
 
-    static func bind(_ router: (any JobRouter)?) {
+    /// Binds this thread to `router` (nil: to none). `pinned`: the binding is undone on this
+    /// thread before the router goes (a run's own thread: `Scenario.run` unbinds before its
+    /// simulation, which holds the capture, is released), so the router is read without the weak
+    /// reference's retain and release, which take the side-table path (the capture is referred to
+    /// weakly) at every job. A pool carrier's binding outlives its run and is never pinned.
+    static func bind(_ router: (any JobRouter)?, pinned: Bool = false) {
         if let old = pthread_getspecific(slot.key) { Unmanaged<RouterBox>.fromOpaque(old).release() }
-        let box = router.map { Unmanaged.passRetained(RouterBox($0)).toOpaque() }
+        let box = router.map { Unmanaged.passRetained(RouterBox($0, pinned: pinned)).toOpaque() }
         _ = pthread_setspecific(slot.key, box)
+    }
+
+    /// Undoes this thread's binding if it is pinned (to `router`, when given): a pinned binding must
+    /// not outlive its router.
+    static func unbindPinned(from router: AsyncCapture? = nil) {
+        guard let pinned = pinnedRouter else { return }
+        if let router, pinned.toOpaque() != Unmanaged.passUnretained(router).toOpaque() { return }
+        bind(nil)
+    }
+
+    /// This thread's router when its binding is pinned (`bind(_:pinned:)`), unretained.
+    static var pinnedRouter: Unmanaged<AsyncCapture>? {
+        guard let raw = pthread_getspecific(slot.key) else { return nil }
+        return Unmanaged<RouterBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.pinned }
     }
 
     private static let slot = ThreadSlot()
@@ -231,7 +250,12 @@ private final class ThreadBody: @unchecked Sendable {
 
 final class RouterBox {
     weak var router: (any JobRouter)?
-    init(_ router: any JobRouter) { self.router = router }
+    /// The router itself, unretained, when the binding is pinned (`ExecutorCapture.bind(_:pinned:)`).
+    let pinned: Unmanaged<AsyncCapture>?
+    init(_ router: any JobRouter, pinned: Bool) {
+        self.router = router
+        self.pinned = pinned ? (router as? AsyncCapture).map { Unmanaged.passUnretained($0) } : nil
+    }
 }
 
 struct WeakRouter: Sendable {
@@ -323,9 +347,7 @@ private final class ThreadSlot: Sendable {
         /// ~5x costlier) and the walk stops at the first that cannot be read. The functions are only
         /// names, never called. `ActorCallerTests` pins this down.
         static func firstResumeFunction<T>(chainIsFresh: Bool, where match: (UnsafeRawPointer) -> T?) -> T? {
-            withUnsafeCurrentTask { task -> T? in
-                guard let task, MemoryLayout<UnsafeCurrentTask>.size == 8, MemoryLayout<UInt>.size == 8 else { return nil }
-                let raw = withUnsafeBytes(of: task) { $0.load(as: UnsafeRawPointer.self) }
+            func walk(from raw: UnsafeRawPointer) -> T? {
                 guard let resume = raw.load(fromByteOffset: 56, as: UnsafeRawPointer?.self) else { return nil }
                 if let found = match(resume) { return found }
                 var context = raw.load(fromByteOffset: 64, as: UInt.self)
@@ -348,6 +370,15 @@ private final class ThreadSlot: Sendable {
                 }
                 return nil
             }
+            #if os(Linux)
+                guard let raw = simrun_current_task(), MemoryLayout<UInt>.size == 8 else { return nil }
+                return walk(from: raw)
+            #else
+                return withUnsafeCurrentTask { task -> T? in
+                    guard let task, MemoryLayout<UnsafeCurrentTask>.size == 8, MemoryLayout<UInt>.size == 8 else { return nil }
+                    return walk(from: withUnsafeBytes(of: task) { $0.load(as: UnsafeRawPointer.self) })
+                }
+            #endif
         }
     }
 
@@ -372,7 +403,9 @@ private final class ThreadSlot: Sendable {
     final class SimGlobalExecutor: TaskExecutor, @unchecked Sendable {
         func enqueue(_ job: consuming ExecutorJob) {
             let captured = CapturedJob(UnownedJob(job))
-            if let router = ExecutorCapture.current {
+            if let pinned = ExecutorCapture.pinnedRouter {
+                pinned._withUnsafeGuaranteedRef { $0.enqueueGlobal(captured) }
+            } else if let router = ExecutorCapture.current {
                 router.enqueueGlobal(captured)
             } else if let owner = ExecutorCapture.owner(of: captured.taskID) {
                 owner.enqueueForeign(captured, what: "a job enqueued from a thread outside the simulation")
@@ -443,7 +476,9 @@ private final class ThreadSlot: Sendable {
     final class SimMainExecutor: MainExecutor, @unchecked Sendable {
         func enqueue(_ job: consuming ExecutorJob) {
             let captured = CapturedJob(UnownedJob(job))
-            if let router = ExecutorCapture.current {
+            if let pinned = ExecutorCapture.pinnedRouter {
+                pinned._withUnsafeGuaranteedRef { $0.enqueueMain(captured) }
+            } else if let router = ExecutorCapture.current {
                 router.enqueueMain(captured)
             } else if let owner = ExecutorCapture.owner(of: captured.taskID) {
                 owner.enqueueForeign(captured, what: "a main-actor job enqueued from a thread outside the simulation")

@@ -67,7 +67,9 @@ enum AsyncRun {
         }
         let capture = AsyncCapture(simulation: simulation, route: route)
         simulation.atEnd("stays-in-simulation") { capture.escapeReport() }
-        ExecutorCapture.bind(capture)
+        // Pinned: this thread's binding is undone (`Scenario.run`) before the simulation, which holds
+        // the capture, goes.
+        ExecutorCapture.bind(capture, pinned: true)
         ExecutorCapture.startTask {
             await body(simulation, variant)
             capture.bodyFinished = true

@@ -82,6 +82,8 @@ public struct Scenario: Sendable {
         beforeRun?(variant)
         guard concurrency != .kernel else {
             let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
+            // An async body in a kernel-declared scenario pins its capture to this thread too.
+            defer { ExecutorCapture.unbindPinned() }
             VirtualClocks.reading(simulation) { setUp(simulation, variant) }
             return simulation.run()
         }
