@@ -142,22 +142,21 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         return counter
     }
 
-    /// The last task looked up by runtime id: a job's task is looked up two or three times while
-    /// it is placed and run, and `names` only ever gains entries, so the pair never goes stale.
-    @exclusivity(unchecked) private var lastLookup: (id: UInt64, entry: TaskEntry)?
-
-    /// This run's task with runtime id `id`, if it has one.
-    private func entry(of id: UInt64) -> TaskEntry? {
-        if let last = lastLookup, last.id == id { return last.entry }
-        guard let found = names[UInt(id)] else { return nil }
-        lastLookup = (id, found)
-        return found
-    }
+    /// This run's task with runtime id `id`, if it has one (inlined, so that the caller's use of the
+    /// entry needs no retain of its own).
+    @inline(__always)
+    private func entry(of id: UInt64) -> TaskEntry? { names[UInt(id)] }
 
     /// A job's task, named (a new task) on first sight.
+    @inline(__always)
     private func task(of job: CapturedJob, current: UInt64) -> (entry: TaskEntry, isNew: Bool)? {
         guard job.taskID != 0 else { return nil }
         if let known = entry(of: job.taskID) { return (known, false) }
+        return (newTask(of: job, current: current), true)
+    }
+
+    /// Names a task seen for the first time and starts keeping it.
+    private func newTask(of job: CapturedJob, current: UInt64) -> TaskEntry {
         let name: String
         let creator = currentTaskName(current)
         let jobIndex = max(1, jobCounts[creator]?.count ?? 0)
@@ -197,7 +196,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         simulation.census.track(
             unsafeBitCast(job.job, to: UnsafeRawPointer.self), name: name,
             createdBy: names.count == 1 ? "the scenario" : "job \(creatingJob)")
-        return (entry, true)
+        return entry
     }
 
     /// `name`, or `name#2`, `name#3`, … when a task was given it with `Task(name:)`: one task per lane.

@@ -38,7 +38,7 @@ final class AddressMap<Value> {
 
     /// The value for `key` (`key` non-zero); setting nil is not supported (the map only grows).
     subscript(key: UInt) -> Value? {
-        get { slots[index(of: key)].value }
+        @inline(__always) get { slots[index(of: key)].value }
         set {
             precondition(key != 0 && newValue != nil, "AddressMap: a zero key or a removal")
             var at = index(of: key)
