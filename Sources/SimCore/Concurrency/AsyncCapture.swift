@@ -581,6 +581,15 @@ extension AsyncCapture: CarrierJobContext {
 package enum ActorMethod {
     /// Each resume function's readable name, once per process.
     private static let names = Mutex<[UInt: String]>([:])
+    /// Each (actor type, resume function) matched, once per process: a run's `ActorSpelling` starts
+    /// empty, and matching a name (a substring search) again in every run was ~14% of a schedule of
+    /// `bench --only viewmodel` (20,000 short runs).
+    private static let matched = Mutex<[MatchKey: String?]>([:])
+
+    private struct MatchKey: Hashable {
+        let actor: String
+        let function: UInt
+    }
 
     /// `load(id:)` when one of the functions the current task resumes in (innermost first) is a part
     /// of `actor`'s method `load(id:)` (`(2) resume partial function for ProfileCache.load(id:)`); nil
@@ -590,14 +599,22 @@ package enum ActorMethod {
         ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) { function -> Int? in
             let key = UInt(bitPattern: function)
             if let known = actor.methodIndex[key] { return known >= 0 ? known : nil }
-            let name =
-                names.withLock { $0[key] }
-                ?? {
-                    let named = CodeSymbol.at(function)?.function ?? ""
-                    names.withLock { $0[key] = named }
-                    return named
-                }()
-            let index = Self.method(of: actor.name, in: name).map(actor.index(of:)) ?? -1
+            let method: String?
+            let matchKey = MatchKey(actor: actor.name, function: key)
+            if let known = matched.withLock({ $0[matchKey] }) {
+                method = known
+            } else {
+                let name =
+                    names.withLock { $0[key] }
+                    ?? {
+                        let named = CodeSymbol.at(function)?.function ?? ""
+                        names.withLock { $0[key] = named }
+                        return named
+                    }()
+                method = Self.method(of: actor.name, in: name)
+                matched.withLock { $0[matchKey] = .some(method) }
+            }
+            let index = method.map(actor.index(of:)) ?? -1
             actor.methodIndex[key] = index
             return index >= 0 ? index : nil
         }
