@@ -340,8 +340,10 @@ private final class ThreadSlot: Sendable {
         /// The walk goes only as far as `match` needs: usually the resume function itself is the
         /// method's, and no context is read. The task's own header is live and read directly. The chain
         /// was set when the task last suspended: when it has just done so (`chainIsFresh`: the task is
-        /// enqueueing its own next job, or giving up the actor whose drain job runs) every context on
-        /// it is a frame still awaiting its callee, alive as long as the task, and is read directly;
+        /// enqueueing its own next job, or giving up the actor whose drain job runs: the runtime sets
+        /// a task's resume point before it enqueues or unlocks, or the task would resume in the wrong
+        /// place) every context on it is a frame still awaiting its callee, alive as long as the
+        /// task, and is read directly;
         /// otherwise a context may be gone since, so each one is read without faulting
         /// (`simrun_read_words`, a system call per context: reading so per drain job made an async job
         /// ~5x costlier) and the walk stops at the first that cannot be read. The functions are only
