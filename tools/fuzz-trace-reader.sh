@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target (with AddressSanitizer) over SimTrace's reader and runs it, seeded from
-# Traces/ and from traces recorded with the built simrun. Not part of CI: run it by hand.
+# Traces/ and from traces recorded with the built simrun. Not part of CI: run it by hand. Linux only.
 #
 #   tools/fuzz-trace-reader.sh [RUNS] [extra libFuzzer flags…]     (default 200000 runs)
+#
+# SwiftPM builds SimTrace and everything under it (SimCore, CSimInterpose, HeapModule,
+# InternalCollectionsUtilities, SystemPackage, CSystem) instrumented, in a build path of its own, so
+# the dependencies get the settings their manifests ask for; only the harness is compiled and linked
+# here, by hand, since it is not a target of the package.
 #
 # A crash leaves crash-<sha1> in .build/fuzz-trace-reader/findings/: add its bytes to the damaged-
 # trace test (Tests/SimRunKitTests/DamagedTraceTests.swift) once fixed.
@@ -12,16 +17,33 @@ cd "$(dirname "$0")/.."
 RUNS="${1:-200000}"
 shift || true
 OUT=.build/fuzz-trace-reader
-mkdir -p "$OUT/obj" "$OUT/corpus" "$OUT/findings"
-FLAGS=(-O -g -parse-as-library -sanitize=fuzzer,address -I "$OUT/obj" -I Sources/CZstd)
+mkdir -p "$OUT/corpus" "$OUT/findings"
+SPM="$OUT/spm"
+# -sanitize=fuzzer on the library targets only instruments them (coverage for libFuzzer); libFuzzer's
+# own main comes in at the harness's link below. Building just the SimTrace target links nothing, so
+# no executable with a main of its own (simrun, the tests) ever gets the fuzzer's main as well.
+SPM_FLAGS=(-c release --build-path "$SPM" -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address)
 
-echo "building SimCore, SimTrace and the fuzz entry point with -sanitize=fuzzer,address" >&2
-swiftc "${FLAGS[@]}" -wmo -c -module-name SimCore -emit-module -emit-module-path "$OUT/obj/SimCore.swiftmodule" \
-    $(find Sources/SimCore -name '*.swift' | sort) -o "$OUT/obj/SimCore.o"
-swiftc "${FLAGS[@]}" -wmo -c -module-name SimTrace -emit-module -emit-module-path "$OUT/obj/SimTrace.swiftmodule" \
-    $(find Sources/SimTrace -name '*.swift' | sort) -o "$OUT/obj/SimTrace.o"
-swiftc "${FLAGS[@]}" -module-name FuzzTraceReader tools/fuzz/FuzzTraceReader.swift \
-    "$OUT/obj/SimCore.o" "$OUT/obj/SimTrace.o" -lzstd -o "$OUT/fuzz-trace-reader"
+echo "building SimTrace and what it depends on with -sanitize=fuzzer,address (SwiftPM, $SPM)" >&2
+swift build "${SPM_FLAGS[@]}" --target SimTrace >&2
+BIN=$(swift build "${SPM_FLAGS[@]}" --show-bin-path)
+
+# SimTrace's dependency closure in Package.swift and in swift-collections' and swift-system's
+# manifests: a target added there and missing here shows as undefined symbols at the link below.
+TARGETS=(CSimInterpose SimCore InternalCollectionsUtilities HeapModule CSystem SystemPackage SimTrace)
+OBJECTS=()
+for target in "${TARGETS[@]}"; do OBJECTS+=("$BIN/$target.build/"*.o); done
+# The C modules SimCore's and SystemPackage's interfaces refer to: CSimInterpose's module map is the
+# one SwiftPM writes (the target has none of its own), CSystem's is in swift-system's checkout.
+# -lzstd for CZstd, -ldl for CSimInterpose (its linker setting in Package.swift); CSimInterpose's
+# dispatch.c also calls libdispatch and the Blocks runtime, which nothing else in this link brings
+# in. lld (the toolchain's): gold prints a warning for each of ASan's local __asan_check_* symbols.
+echo "building the fuzz entry point" >&2
+swiftc -O -g -parse-as-library -sanitize=fuzzer,address -use-ld=lld -I "$BIN/Modules" -I Sources/CZstd \
+    -Xcc -fmodule-map-file="$BIN/CSimInterpose.build/module.modulemap" \
+    -Xcc -fmodule-map-file="$SPM/checkouts/swift-system/Sources/CSystem/include/module.modulemap" \
+    -module-name FuzzTraceReader tools/fuzz/FuzzTraceReader.swift "${OBJECTS[@]}" \
+    -lzstd -ldl -ldispatch -lBlocksRuntime -o "$OUT/fuzz-trace-reader"
 
 # Seeds: the committed corpus, plus fresh recordings (whole, and cut at a few places).
 if [ -d Traces ]; then find Traces -name '*.simtrace' -exec cp {} "$OUT/corpus/" \; ; fi
