@@ -237,6 +237,22 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         /// integer, not a string, comes back for each frame walked.
         let methodIndex = AddressMap<Int>()
         @exclusivity(unchecked) var methodNames: [String] = []
+        /// The last chains of resume functions looked up whole and what they gave (a method's
+        /// index, or -1): the answer depends only on the functions, and a caller leaving the actor
+        /// after its method returned has no frame of it, so every frame of its chain was looked up
+        /// for nothing, at each actor call, on the same few chains.
+        /// (Fixed storage owned here: an array property retained and released its buffer per look.)
+        private let recentChains = UnsafeMutablePointer<ResumeChain>.allocate(capacity: 4)
+        private let recentMethods = UnsafeMutablePointer<Int>.allocate(capacity: 4)
+        private let recentHashes = UnsafeMutablePointer<UInt>.allocate(capacity: 4)
+        @exclusivity(unchecked) private var recentCount = 0
+        @exclusivity(unchecked) private var nextRecent = 0
+        deinit {
+            recentChains.deinitialize(count: recentCount)
+            recentChains.deallocate()
+            recentMethods.deallocate()
+            recentHashes.deallocate()
+        }
         init(_ name: String) { self.name = name }
 
         /// The index of `method` in `methodNames` (added on first sight).
@@ -244,6 +260,29 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             if let known = methodNames.firstIndex(of: method) { return known }
             methodNames.append(method)
             return methodNames.count - 1
+        }
+
+        /// What `chain` gave last time, if it is one of the recent ones.
+        func recent(_ chain: ResumeChain) -> Int?? {
+            for position in 0..<recentCount where recentHashes[position] == chain.hash && recentChains[position] == chain {
+                let method = recentMethods[position]
+                return .some(method >= 0 ? method : nil)
+            }
+            return nil
+        }
+
+        func remember(_ chain: ResumeChain, method: Int?) {
+            if recentCount < 4 {
+                (recentChains + recentCount).initialize(to: chain)
+                recentMethods[recentCount] = method ?? -1
+                recentHashes[recentCount] = chain.hash
+                recentCount += 1
+            } else {
+                recentChains[nextRecent] = chain
+                recentMethods[nextRecent] = method ?? -1
+                recentHashes[nextRecent] = chain.hash
+                nextRecent = (nextRecent + 1) % 4
+            }
         }
     }
 
@@ -596,28 +635,44 @@ package enum ActorMethod {
     /// when none is a method of it, or where they cannot be named.
     /// (Its index in `actor.methodNames`: a drain job carries an integer, not a string.)
     static func resumed(of actor: AsyncCapture.ActorSpelling, chainIsFresh: Bool) -> Int? {
-        ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) { function -> Int? in
-            let key = UInt(bitPattern: function)
-            if let known = actor.methodIndex[key] { return known >= 0 ? known : nil }
-            let method: String?
-            let matchKey = MatchKey(actor: actor.name, function: key)
-            if let known = matched.withLock({ $0[matchKey] }) {
-                method = known
-            } else {
-                let name =
-                    names.withLock { $0[key] }
-                    ?? {
-                        let named = CodeSymbol.at(function)?.function ?? ""
-                        names.withLock { $0[key] = named }
-                        return named
-                    }()
-                method = Self.method(of: actor.name, in: name)
-                matched.withLock { $0[matchKey] = .some(method) }
+        if chainIsFresh, let chain = ExecutorCapture.freshResumeChain {
+            if let known = actor.recent(chain) { return known }
+            var found: Int?
+            for position in 0..<chain.count {
+                if let method = method(of: actor, resumingIn: chain[position]) {
+                    found = method
+                    break
+                }
             }
-            let index = method.map(actor.index(of:)) ?? -1
-            actor.methodIndex[key] = index
-            return index >= 0 ? index : nil
+            actor.remember(chain, method: found)
+            return found
         }
+        return ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) {
+            method(of: actor, resumingIn: UInt(bitPattern: $0))
+        }
+    }
+
+    /// The index of the method of `actor` that `function` is a part of, or nil.
+    private static func method(of actor: AsyncCapture.ActorSpelling, resumingIn key: UInt) -> Int? {
+        if let known = actor.methodIndex[key] { return known >= 0 ? known : nil }
+        let method: String?
+        let matchKey = MatchKey(actor: actor.name, function: key)
+        if let known = matched.withLock({ $0[matchKey] }) {
+            method = known
+        } else {
+            let name =
+                names.withLock { $0[key] }
+                ?? {
+                    let named = UnsafeRawPointer(bitPattern: key).flatMap { CodeSymbol.at($0)?.function } ?? ""
+                    names.withLock { $0[key] = named }
+                    return named
+                }()
+            method = Self.method(of: actor.name, in: name)
+            matched.withLock { $0[matchKey] = .some(method) }
+        }
+        let index = method.map(actor.index(of:)) ?? -1
+        actor.methodIndex[key] = index
+        return index >= 0 ? index : nil
     }
 
     /// The member of `actor` that `function` (`ProfileCache.load(id:)`, `App.ProfileCache.load(id:)`)
@@ -628,5 +683,34 @@ package enum ActorMethod {
             !function.hasPrefix("implicit closure #")
         else { return nil }
         return String(function[range.upperBound...])
+    }
+}
+
+/// The resume functions of a task's async context chain, innermost first (at most `capacity`, the
+/// walk's depth): compared whole, so a chain seen before is answered without a look-up per frame.
+/// Fixed storage and a running hash, so building and comparing one costs a few instructions a frame.
+struct ResumeChain: Equatable {
+    static let capacity = 8
+    private var functions: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private(set) var count = 0
+    /// A hash of the functions so far: most comparisons end on it.
+    private(set) var hash: UInt = 0
+
+    mutating func append(_ function: UInt) {
+        withUnsafeMutableBytes(of: &functions) { $0.storeBytes(of: function, toByteOffset: count * 8, as: UInt.self) }
+        hash = (hash &+ function) &* 0x9E37_79B9_7F4A_7C15
+        count += 1
+    }
+
+    subscript(position: Int) -> UInt {
+        withUnsafeBytes(of: functions) { $0.load(fromByteOffset: position * 8, as: UInt.self) }
+    }
+
+    /// Field by field (the slots past `count` are 0 in both): reading by position copied the whole
+    /// tuple for each element.
+    static func == (lhs: ResumeChain, rhs: ResumeChain) -> Bool {
+        let (l, r) = (lhs.functions, rhs.functions)
+        return lhs.hash == rhs.hash && lhs.count == rhs.count && l.0 == r.0 && l.1 == r.1 && l.2 == r.2
+            && l.3 == r.3 && l.4 == r.4 && l.5 == r.5 && l.6 == r.6 && l.7 == r.7
     }
 }

@@ -348,6 +348,30 @@ private final class ThreadSlot: Sendable {
         /// (`simrun_read_words`, a system call per context: reading so per drain job made an async job
         /// ~5x costlier) and the walk stops at the first that cannot be read. The functions are only
         /// names, never called. `ActorCallerTests` pins this down.
+        /// The functions of the current task's chain when it was just set (`firstResumeFunction`'s
+        /// `chainIsFresh`), innermost first, read in-process at once: nil outside a task. The same
+        /// walk, so the same frames, as `firstResumeFunction`'s.
+        static var freshResumeChain: ResumeChain? {
+            #if os(Linux)
+                guard let raw = simrun_current_task(), MemoryLayout<UInt>.size == 8,
+                    let resume = raw.load(fromByteOffset: 56, as: UInt?.self), resume != 0
+                else { return nil }
+                var chain = ResumeChain()
+                chain.append(resume)
+                var context = raw.load(fromByteOffset: 64, as: UInt.self)
+                while context != 0, context & 7 == 0, chain.count < ResumeChain.capacity {
+                    let address = UnsafeRawPointer(bitPattern: context)!
+                    let parent = address.load(fromByteOffset: 8, as: UInt.self)
+                    guard parent != 0 else { break }
+                    chain.append(parent)
+                    context = address.load(as: UInt.self)
+                }
+                return chain
+            #else
+                return nil
+            #endif
+        }
+
         static func firstResumeFunction<T>(chainIsFresh: Bool, where match: (UnsafeRawPointer) -> T?) -> T? {
             func walk(from raw: UnsafeRawPointer) -> T? {
                 guard let resume = raw.load(fromByteOffset: 56, as: UnsafeRawPointer?.self) else { return nil }
@@ -537,6 +561,7 @@ private final class ThreadSlot: Sendable {
     extension ExecutorCapture {
         static var currentTaskID: UInt64 { 0 }
         static func firstResumeFunction<T>(chainIsFresh: Bool, where match: (UnsafeRawPointer) -> T?) -> T? { nil }
+        static var freshResumeChain: ResumeChain? { nil }
     }
 
     extension CapturedJob {
