@@ -55,7 +55,9 @@ def inclusive(group, pattern):
     for line in open(f"{work}/cg.{group}.txt"):
         if re.search(pattern, line):
             return int(line.split()[0].replace(",", ""))
-    return None
+    # A function renamed since this script was written: say so and fail, not a "?" in the table
+    # (the replay column showed "?" for a session before anyone noticed).
+    sys.exit(f"growth.sh: no function matching {pattern!r} in the {group} profile (renamed?)")
 def figures(group):
     return {x["key"]: x for x in json.load(open(f"{work}/{group}.json"))["figures"]}
 kernel_jobs = int(re.match(r"(\d+) jobs", figures("kernel")["kernel_jobs_per_second"]["note"]).group(1))
@@ -68,8 +70,8 @@ rec = inclusive("replay", r"RecorderO6record4plan4seed8strategy0G4Name2to")
 rep = inclusive("replay", r"replayAndDecodeFigures.*VYKFyyKXEfU0_ ")
 dec = inclusive("replay", r"0B6ReaderC9nextEvent4intoSb")
 raw = inclusive("replay", r"RawZstdO16decompressedSize")
-f = lambda v, n: "?" if v is None else f"{v / n:,.0f}"
-share = "?" if None in (dec, raw) else f"{raw / dec * 100:.1f}%"
+f = lambda v, n: f"{v / n:,.0f}"
+share = f"{raw / dec * 100:.1f}%"
 print(f"| {s} | {f(k, kernel_jobs)} | {f(a, async_jobs)} ({async_jobs}) | {f(rec, events)} | {f(rep, events)} ({events}) | {f(dec, events)} | {f(raw, events)} | {share} |")
 PY
 done

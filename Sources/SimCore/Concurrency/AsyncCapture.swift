@@ -313,7 +313,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     /// Whether the current task (runtime id `current`) has just suspended, so that its async context
-    /// chain is all live (`ExecutorCapture.firstResumeFunction`): it enqueues its own next job, or it
+    /// chain is all live (`ExecutorCapture.freshResumeChain`): it enqueues its own next job, or it
     /// gives up the actor whose drain job runs (the runtime schedules a new drain of that actor only
     /// when it is unlocked with work pending, and inside its drain only a task leaving it unlocks it).
     private func chainIsFresh(enqueueing job: CapturedJob, current: UInt64) -> Bool {
@@ -369,12 +369,13 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         guard let (task, isNew) = task(of: job, current: current) else {
             let lanes = helperLanes(current)
             let helper = lanes.take(simulation, capture: self)
-            let actor = job.drainedActorType.map(actorName)
+            let drained = job.drainedActor
+            let actor = drained.map { actorName(type(of: Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue())) }
             // A caller that hopped to the idle actor resumes in the method it called.
             let method = actor.flatMap {
                 ActorMethod.resumed(of: $0, chainIsFresh: chainIsFresh(enqueueing: job, current: current))
             }
-            helper.hold(job, actor: actor, drained: job.drainedActor, ownerMethod: method.map { (current, $0) })
+            helper.hold(job, actor: actor, drained: drained, ownerMethod: method.map { (current, $0) })
             simulation.post(helper.lane, labelActor) { helper.run() }
             return
         }
@@ -647,7 +648,7 @@ package enum ActorMethod {
             actor.remember(chain, method: found)
             return found
         }
-        return ExecutorCapture.firstResumeFunction(chainIsFresh: chainIsFresh) {
+        return ExecutorCapture.firstResumeFunction {
             method(of: actor, resumingIn: UInt(bitPattern: $0))
         }
     }

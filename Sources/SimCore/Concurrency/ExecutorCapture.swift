@@ -311,16 +311,11 @@ private final class ThreadSlot: Sendable {
     }
 
     extension CapturedJob {
-        /// For a default actor's drain job, the actor's type (`ProfileCache`); nil for any other job. The runtime's drain job (`ProcessOutOfLineJob`, job kind 193) holds the actor right
-        /// after the job header: flags at byte 32, the actor at byte 64 on 64-bit platforms.
-        /// `ActorCallerTests` pins this down, so a runtime that moves them fails `swift test`. The actor
-        /// is alive while a job of it is being enqueued; it is looked at without a retain.
-        var drainedActorType: AnyObject.Type? {
-            drainedActor.map { type(of: Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue()) }
-        }
-
-        /// For a default actor's drain job, the actor it drains (not retained: only compared and typed
-        /// while the job is pending or running); nil for any other job.
+        /// For a default actor's drain job, the actor it drains; nil for any other job. The runtime's
+        /// drain job (`ProcessOutOfLineJob`, job kind 193) holds the actor right after the job
+        /// header: flags at byte 32, the actor at byte 64 on 64-bit platforms. `ActorCallerTests`
+        /// pins this down, so a runtime that moves them fails `swift test`. The actor is alive while
+        /// a job of it is pending or running; it is only compared and typed, never retained.
         var drainedActor: UnsafeRawPointer? {
             guard taskID == 0, MemoryLayout<UInt>.size == 8 else { return nil }
             let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
@@ -330,27 +325,19 @@ private final class ThreadSlot: Sendable {
     }
 
     extension ExecutorCapture {
-        /// The first of the functions the task running on this thread resumes in (innermost first) for
-        /// which `match` answers, or nil (outside a task, or when none does): its resume function
-        /// (swift/ABI/Task.h: the job header's `ResumeTask`, byte 56 on 64-bit platforms), then each
-        /// caller's continuation up the async context chain (`ResumeContext` at byte 64; an
-        /// `AsyncContext` is its `Parent`, then its `ResumeParent`). Inside an actor's drain job one of
-        /// them is a part of the actor method the task called (`(2) resume partial function for
-        /// ProfileCache.profile(_:)`), also when the method went on into another actor.
-        /// The walk goes only as far as `match` needs: usually the resume function itself is the
-        /// method's, and no context is read. The task's own header is live and read directly. The chain
-        /// was set when the task last suspended: when it has just done so (`chainIsFresh`: the task is
-        /// enqueueing its own next job, or giving up the actor whose drain job runs: the runtime sets
-        /// a task's resume point before it enqueues or unlocks, or the task would resume in the wrong
-        /// place) every context on it is a frame still awaiting its callee, alive as long as the
-        /// task, and is read directly;
-        /// otherwise a context may be gone since, so each one is read without faulting
-        /// (`simrun_read_words`, a system call per context: reading so per drain job made an async job
-        /// ~5x costlier) and the walk stops at the first that cannot be read. The functions are only
-        /// names, never called. `ActorCallerTests` pins this down.
-        /// The functions of the current task's chain when it was just set (`firstResumeFunction`'s
-        /// `chainIsFresh`), innermost first, read in-process at once: nil outside a task. The same
-        /// walk, so the same frames, as `firstResumeFunction`'s.
+        // A task's resume functions, innermost first: its resume function (swift/ABI/Task.h: the job
+        // header's `ResumeTask`, byte 56 on 64-bit platforms), then each caller's continuation up the
+        // async context chain (`ResumeContext` at byte 64; an `AsyncContext` is its `Parent`, then its
+        // `ResumeParent`), at most `ResumeChain.capacity` deep. Inside an actor's drain job one of them
+        // is a part of the actor method the task called (`(2) resume partial function for
+        // ProfileCache.profile(_:)`), also when the method went on into another actor. The functions
+        // are only names, never called. `ActorCallerTests` pins this down.
+
+        /// The current task's resume functions when its chain was just set (the task is enqueueing its
+        /// own next job, or giving up the actor whose drain job runs: the runtime sets a task's resume
+        /// point before it enqueues or unlocks, or the task would resume in the wrong place), read
+        /// in-process at once: every context on such a chain is a frame still awaiting its callee,
+        /// alive as long as the task. Nil outside a task, and where task state is not read.
         static var freshResumeChain: ResumeChain? {
             #if os(Linux)
                 guard let raw = simrun_current_task(), MemoryLayout<UInt>.size == 8,
@@ -372,24 +359,25 @@ private final class ThreadSlot: Sendable {
             #endif
         }
 
-        static func firstResumeFunction<T>(chainIsFresh: Bool, where match: (UnsafeRawPointer) -> T?) -> T? {
+        /// The first of the current task's resume functions for which `match` answers, or nil, when
+        /// its chain may be stale: set at its last suspension, so a context on it may be gone since.
+        /// The task's own header is live and read directly; each context is read without faulting
+        /// (`simrun_read_words`, a system call per context: reading so per drain job made an async
+        /// job ~5x costlier, hence `freshResumeChain` where the chain is known to be live), and the
+        /// walk stops at the first that cannot be read, or as soon as `match` answers.
+        static func firstResumeFunction<T>(where match: (UnsafeRawPointer) -> T?) -> T? {
             func walk(from raw: UnsafeRawPointer) -> T? {
                 guard let resume = raw.load(fromByteOffset: 56, as: UnsafeRawPointer?.self) else { return nil }
                 if let found = match(resume) { return found }
                 var context = raw.load(fromByteOffset: 64, as: UInt.self)
                 var words: (UInt, UInt) = (0, 0)
                 var depth = 1
-                while context != 0, context & 7 == 0, depth < 8 {
+                while context != 0, context & 7 == 0, depth < ResumeChain.capacity {
                     let address = UnsafeRawPointer(bitPattern: context)!
-                    if chainIsFresh {
-                        words = (address.load(as: UInt.self), address.load(fromByteOffset: 8, as: UInt.self))
-                    } else {
-                        let read = withUnsafeMutableBytes(of: &words) { buffer in
-                            simrun_read_words(address, buffer.baseAddress!.assumingMemoryBound(to: UInt.self), 2)
-                        }
-                        guard read == 1 else { break }
+                    let read = withUnsafeMutableBytes(of: &words) { buffer in
+                        simrun_read_words(address, buffer.baseAddress!.assumingMemoryBound(to: UInt.self), 2)
                     }
-                    guard let parent = UnsafeRawPointer(bitPattern: words.1) else { break }
+                    guard read == 1, let parent = UnsafeRawPointer(bitPattern: words.1) else { break }
                     if let found = match(parent) { return found }
                     depth += 1
                     context = words.0
@@ -560,7 +548,7 @@ private final class ThreadSlot: Sendable {
 #else
     extension ExecutorCapture {
         static var currentTaskID: UInt64 { 0 }
-        static func firstResumeFunction<T>(chainIsFresh: Bool, where match: (UnsafeRawPointer) -> T?) -> T? { nil }
+        static func firstResumeFunction<T>(where match: (UnsafeRawPointer) -> T?) -> T? { nil }
         static var freshResumeChain: ResumeChain? { nil }
     }
 
@@ -569,7 +557,6 @@ private final class ThreadSlot: Sendable {
             self.job = job
             taskID = 0
         }
-        var drainedActorType: AnyObject.Type? { nil }
         var drainedActor: UnsafeRawPointer? { nil }
         func runGlobal() { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
         func runMain() { job.runSynchronously(on: MainActor.sharedUnownedExecutor) }
