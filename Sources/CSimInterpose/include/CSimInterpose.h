@@ -373,6 +373,19 @@ void *_Nullable simrun_turn_binding(void);
 int simrun_locks_interposed(void);
 /// How many lock acquisitions were scheduling points in this process so far.
 uint64_t simrun_locks_points(void);
+// MARK: - Child processes (children.c): none outlives its parent
+
+/// Lists a child process (its own process group) for `simrun_children_kill_all`.
+void simrun_children_add(int pid);
+/// Unlists a child that ended.
+void simrun_children_remove(int pid);
+/// Kills every listed child's process group (async-signal-safe: a signal handler may call it);
+/// returns how many were listed.
+int simrun_children_kill_all(void);
+/// In a child: asks to be killed when the parent process dies (Linux: PR_SET_PDEATHSIG; Darwin: a
+/// thread that waits for the parent's exit). Exits at once when the parent is already gone.
+void simrun_die_with_parent(void);
+
 // MARK: - (end of carriers and locks)
 
 #ifdef __cplusplus

@@ -153,6 +153,7 @@ final class CarrierSet: @unchecked Sendable {
     func schedule(from me: Carrier) {
         while true {
             epoch.add(1, ordering: .relaxed)
+            RunStallGuard.tick()
             switch simulation.carrierDecide(canStartJobs: canRunInline(me) || hasRoom) {
             case .end(let verdict):
                 finish(verdict, from: me)
@@ -257,6 +258,7 @@ final class CarrierSet: @unchecked Sendable {
     private func pausedLoop(_ me: Carrier) {
         while true {
             epoch.add(1, ordering: .relaxed)
+            RunStallGuard.tick()
             switch simulation.carrierDecide(canStartJobs: hasRoom) {
             case .end(let verdict):
                 finish(verdict, from: me)

@@ -1,3 +1,5 @@
+import CSimInterpose
+import SimCore
 import SimTrace
 import Synchronization
 import SystemPackage
@@ -120,6 +122,18 @@ package struct ChildProcess {
 
     package static func markSelfExecutable() { isSelfExecutable.store(true, ordering: .relaxed) }
 
+    /// In one of simrun's own child processes (`_worker`, `_record`, …): ends this process when its
+    /// parent dies, however it dies, so that no child outlives the command the user ran.
+    /// Runs that never end are given up (`RunStallGuard`), so that no child outlives its usefulness.
+    package static func bindLifetimeToParent() {
+        simrun_die_with_parent()
+        RunStallGuard.arm()
+    }
+
+    /// Kills every child process this process started and has not yet waited for (their process
+    /// groups). Async-signal-safe: the interruption handler calls it before exiting at once.
+    package static func killAllChildren() { _ = simrun_children_kill_all() }
+
     /// Whether commands can run parts of their work in child processes (false when the command tree
     /// runs inside another program, e.g. a test calling `SimRun.run`: then they run in-process).
     package static var isAvailable: Bool { isSelfExecutable.load(ordering: .relaxed) }
@@ -199,6 +213,7 @@ package struct ChildProcess {
             close(errPipe[0])
             throw SimEngineError(.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
+        simrun_children_add(pid)
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
     }
 
@@ -232,6 +247,7 @@ package struct ChildProcess {
     /// Waits for the child to end.
     func wait() -> Termination {
         let status = SystemIO.waitForChild(pid) ?? 0
+        simrun_children_remove(pid)
         // The wait-status macros are not imported into Swift: decode the status by hand.
         let signal = status & 0x7F
         if signal == 0 { return .exited((status >> 8) & 0xFF) }

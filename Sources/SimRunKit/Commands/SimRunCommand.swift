@@ -77,7 +77,11 @@ public enum SimRun {
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
         // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
         // ran). Not in simrun's own child processes (`_worker`, `_record`, …): their parent decides.
-        if !(CommandLine.arguments.dropFirst().first?.hasPrefix("_") ?? false) { Interruption.installImmediate() }
+        if CommandLine.arguments.dropFirst().first?.hasPrefix("_") ?? false {
+            ChildProcess.bindLifetimeToParent()
+        } else {
+            Interruption.installImmediate()
+        }
         // A `--build-label` names this process's build for its children too (they write trace
         // headers): set once, here, before any thread or child exists.
         if let label = BuildIdentity.labelArgument(in: Array(CommandLine.arguments.dropFirst())) {
