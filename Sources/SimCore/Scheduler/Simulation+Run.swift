@@ -56,7 +56,7 @@ extension Simulation {
         return RunResult(
             verdict: final, steps: steps, eventCount: eventCount, digest: digest,
             tape: Tape(decisions: decisions, symbols: symbols.strings), endTime: now,
-            reachedGoals: reachedGoals, goals: goalNames, strategyNotes: strategy.notes)
+            reachedGoals: reachedGoals, goals: goalNames, strategyNotes: strategy.notes, lockOrder: lockOrder)
     }
 
     // MARK: The ready list
