@@ -57,11 +57,13 @@ package struct IsolatedRecording {
     /// the run is run `inOrder.run` of an in-order campaign, which the child runs again up to it.
     package func record(
         seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, scheduleFromTrace: Bool = false,
-        inOrder: RecordRequest.InOrderRun? = nil, to path: String, timeoutSeconds: Double = 300
+        fileScheduleOnly: Bool = false, inOrder: RecordRequest.InOrderRun? = nil, to path: String,
+        timeoutSeconds: Double = 300
     ) throws(SimEngineError) -> Outcome {
         let request = RecordRequest(
             scenario: scenario, variant: variant, strategy: strategy, seed: seed, out: path, tapeFrom: tapeFrom,
-            byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, noise: noise, from: prefix?.source,
+            byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, fileScheduleOnly: fileScheduleOnly,
+            noise: noise, from: prefix?.source,
             keep: prefix?.keep ?? 0, estimatedSteps: estimatedSteps, carriers: carriers, inOrder: inOrder)
         // The request goes on the child's stdin, one typed value (never argv to parse back).
         return try Self.record(

@@ -53,6 +53,16 @@ struct ReplayCommand: CatalogCommand {
     /// `--bisect`'s code for "stop the bisection": above 127, which `git bisect run` reads as abort.
     static let bisectAbort: Int32 = 128
 
+    /// Whether a command line is `replay … --bisect …` (read before, or without, parsing it: a usage
+    /// error under `--bisect` must stop the bisection too).
+    static func asksForBisect(_ arguments: [String]) -> Bool {
+        arguments.first { !$0.hasPrefix("-") } == configuration.commandName && arguments.contains("--bisect")
+    }
+
+    /// Under `--bisect`, the code of an error that ended the command: 128 (stop), unless it already
+    /// stops the bisection (130 for Ctrl-C): never a code from 1 to 127, which would read as "bad".
+    static func bisectCode(forError code: Int32) -> Int32 { code >= bisectAbort ? code : bisectAbort }
+
     func validate() throws {
         if let noise, !(0...RunPlan.maxNoise).contains(noise) {
             throw ValidationError("--noise must be 0...\(RunPlan.maxNoise), got \(noise)")
@@ -204,10 +214,20 @@ struct ReplayCommand: CatalogCommand {
             "\(title): on this build: "
             + (report.variant != report.recordedVariant ? "(schedule of \(report.recordedVariant)) " : "")
         switch report.verdict {
-        case .fail(let outcome, _): console.verdict(onBuild + "still fails — FAIL — \(outcome) (recorded: \(recorded))")
+        case .fail(let outcome, nil):
+            console.verdict(onBuild + "still fails — FAIL — \(outcome) (recorded: \(recorded))")
+        case .fail(let outcome, _?):
+            console.verdict(
+                onBuild + "fails — the recorded race cannot happen here, but a campaign found FAIL — \(outcome) "
+                    + "(recorded: \(recorded))")
         case .crashed(let message, let at):
             console.verdict(onBuild + "still fails — CRASHED at event \(at): \(message) (recorded: \(recorded))")
-        case .pass: console.verdict(onBuild + "passes with every non-fifo decision followed (recorded: \(recorded))")
+        case .pass(nil):
+            console.verdict(onBuild + "passes with every non-fifo decision followed (recorded: \(recorded))")
+        case .pass(_?):
+            console.verdict(
+                onBuild + "passes — the recorded race cannot happen here, and a campaign found no failure "
+                    + "(recorded: \(recorded))")
         default:
             let replayed = report.outcome.isFailure ? "FAIL — \(report.outcome)" : "pass"
             console.verdict(
@@ -220,6 +240,12 @@ struct ReplayCommand: CatalogCommand {
                     : "; the schedule was followed by identity"))
         if case .crashed = report.verdict { return }
         console.out(report.tally.line)
+        switch report.verdict {
+        case .pass(let evidence?), .fail(_, let evidence?):
+            let target = report.variant == report.recordedVariant ? "this build" : "this build's \(report.variant)"
+            console.out("race removed: \(evidence.line(variant: target))")
+        default: break
+        }
         if case .inconclusive(let reason) = report.verdict {
             switch reason {
             case .unfollowed(let decisions) where !decisions.isEmpty:
@@ -275,6 +301,8 @@ struct ReplayCommand: CatalogCommand {
                     "raceRemoved",
                     .object([
                         "decisions": .array(evidence.unfollowed.map { .int(Int64($0.number)) }),
+                        "reasons": .array(evidence.unfollowed.map { .string($0.reason) }),
+                        "cancelled": .bool(evidence.unfollowed.contains { $0.cancelled }),
                         "strategy": .string(evidence.strategy),
                         "seeds": .string("\(evidence.seeds.lowerBound)..<\(evidence.seeds.upperBound)"),
                         "failures": .int(Int64(evidence.failures)),
@@ -294,6 +322,7 @@ struct ReplayCommand: CatalogCommand {
                             .object([
                                 "decision": .int(Int64($0.number)), "summary": .string($0.summary),
                                 "reason": .string($0.reason), "why": .string($0.why),
+                                "cancelled": .bool($0.cancelled),
                             ])
                         })))
         }

@@ -103,6 +103,8 @@ public enum SimRun {
         // a code that already says the command failed is kept.
         guard let failure = console.outputFailure else { return status }
         console.err("\(programName): cannot write to stdout: \(failure); the output is incomplete")
+        // `replay --bisect`: a run whose record was lost stops the bisection, whatever it found.
+        if ReplayCommand.asksForBisect(arguments) { return ReplayCommand.bisectAbort }
         return status == ExitStatus.ok ? ExitStatus.cannotWrite : status
     }
 
@@ -117,6 +119,9 @@ public enum SimRun {
         console.outputStyle = .human
         console.progressStyle = .automatic
         var commandName = ""
+        // `replay --bisect` answers `git bisect run`, which reads every code from 1 to 127 but 125 as
+        // "bad": an error before the replay (a usage error the parser finds) stops the bisection.
+        let bisect = ReplayCommand.asksForBisect(arguments)
         do {
             try checkCommandName(arguments)
             let command = try SimRunCommand.parseAsRoot(FuzzCommand.normalizingCheckDeterminism(arguments))
@@ -129,12 +134,13 @@ public enum SimRun {
             return try execute(command, context: context, commandName: &commandName)
         } catch let failure as CommandFailure {
             console.err("\(programName): \(failure.message)")
+            let code = bisect ? ReplayCommand.bisectCode(forError: failure.code) : failure.code
             // With --json, a failure is still one document on stdout: scripts read the code there.
             let document = ResultDocument(
-                command: commandName, verdict: "error", exitCode: failure.code,
+                command: commandName, verdict: "error", exitCode: code,
                 members: [.init("error", .string(failure.message))])
             console.json(document.text)
-            return failure.code
+            return code
         } catch {
             let code = SimRunCommand.exitCode(for: error).rawValue
             let message = SimRunCommand.fullMessage(for: error)
@@ -143,7 +149,8 @@ public enum SimRun {
             } else {
                 console.err(message)
             }
-            let status = code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            var status = code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            if bisect && status != 0 { status = ReplayCommand.bisectCode(forError: status) }
             // A usage error found by the parser is still one document with --json, like later ones
             // (the console's style was never set: the command did not start).
             if status != 0 && arguments.contains("--json") {

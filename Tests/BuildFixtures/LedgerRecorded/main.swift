@@ -2,4 +2,4 @@
 import LedgerFixture
 import SimRunKit
 
-SimRun.main(scenarios: [ledgerScenario(.buggy)])
+SimRun.main(scenarios: [ledgerScenario(.buggy), searchScenario(.buggy)])
