@@ -265,7 +265,7 @@ extension TraceReplay {
     /// back as one typed record. When the child dies of a signal, the schedule is recorded again in
     /// a child that checkpoints every record (sealed up to the trap), and that recording decides:
     /// on the recorded variant its events are compared with the trace's (`identical` only when the
-    /// recording crashed the same way; a truncated recording whose prefix matched is
+    /// recording crashed the same way, the same ``CrashPlace``; a truncated recording whose prefix matched is
     /// `inconclusive`), on another variant it is `crashed`.
     public static func decideIsolated(_ request: ReplayRequest, catalog: ScenarioCatalog, executable: String? = nil)
         throws(SimEngineError) -> ReplayReport
@@ -351,6 +351,17 @@ extension TraceReplay {
             verdict = .diverged(
                 atEvent: input.eventCount,
                 lines: ["the same events, but the replay crashed: \(again.verdict.message) (recorded: \(recorded))"])
+        } else if let recordedPlace = try? CrashPlace(path: request.trace), let replayed = try? CrashPlace(path: path),
+            !recordedPlace.isSameCrash(as: replayed)
+        {
+            // The same events up to the trap, but another trap: not the recorded crash.
+            compared = input.eventCount
+            verdict = .diverged(
+                atEvent: input.eventCount,
+                lines: [
+                    "the same events, but another crash: recorded \(recordedPlace), replayed \(replayed): "
+                        + again.verdict.message
+                ])
         } else {
             compared = input.eventCount
             verdict = .identical

@@ -17,6 +17,8 @@ package struct IsolatedRecording {
         package var crashed: Bool
         /// For a crash, the last event recorded before it (kind and subject).
         package var lastEventText: String
+        /// For a crash, the functions it trapped in (``ChildProcess/trapFrames(in:)``).
+        package var trapFrames: [String] = []
     }
 
     package let scenario: String
@@ -105,11 +107,13 @@ package struct IsolatedRecording {
             throw SimEngineError(failure?.0 ?? .failed, "the recording child process failed before running: \(why)")
         }
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"
+        let frames = ChildProcess.trapFrames(in: output.stderr)
         do {
-            let sealed = try TraceSealer.seal(partial: partial, as: path, verdict: .crashed(message))
+            let sealed = try TraceSealer.seal(
+                partial: partial, as: path, verdict: .crashed(message), trapFrames: frames)
             return Outcome(
                 path: path, verdict: sealed.footer.verdict, eventCount: sealed.footer.eventCount,
-                digest: sealed.footer.digest, crashed: true, lastEventText: sealed.lastEventText)
+                digest: sealed.footer.digest, crashed: true, lastEventText: sealed.lastEventText, trapFrames: frames)
         } catch {
             throw TraceInput.failure(error)
         }

@@ -73,7 +73,15 @@ public enum SimRun {
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
         // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
         // ran). Not in simrun's own child processes (`_worker`, `_record`, …): their parent decides.
-        if !(CommandLine.arguments.dropFirst().first?.hasPrefix("_") ?? false) { Interruption.installImmediate() }
+        let child = CommandLine.arguments.dropFirst().first.flatMap { $0.hasPrefix("_") ? $0 : nil }
+        if let child {
+            // A child whose stderr its parent reads: a trap says where it happened before the child
+            // dies of it. Not `_run` and `_explain`, which print to the user's terminal (their
+            // parent records a crash again in a `_record` child, which says it).
+            if child != RunChildCommand.name && child != ExplainChildCommand.name { ChildProcess.installTrapReporter() }
+        } else {
+            Interruption.installImmediate()
+        }
         // A `--build-label` names this process's build for its children too (they write trace
         // headers): set once, here, before any thread or child exists.
         if let label = BuildIdentity.labelArgument(in: Array(CommandLine.arguments.dropFirst())) {
