@@ -264,8 +264,10 @@ public struct FindingCampaign: Sendable {
         }
         guard let path = entry.path, var recorded = entry.recording else { return entry }
         do throws(SimEngineError) {
-            // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk.
-            if options.shrink, !Interruption.isRequested, recorded.crashed, usesChildren {
+            // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk. Nor a run that
+            // never ended: every candidate would wait out the stall bound.
+            let stalled = crash.message.hasPrefix(RunStallGuard.messagePrefix)
+            if options.shrink, !Interruption.isRequested, recorded.crashed, usesChildren, !stalled {
                 let input = try TraceInput(path: path)
                 if let footer = input.footer {
                     if let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path) {

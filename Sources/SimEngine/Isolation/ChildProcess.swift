@@ -122,6 +122,18 @@ package struct ChildProcess {
 
     package static func markSelfExecutable() { isSelfExecutable.store(true, ordering: .relaxed) }
 
+    /// In one of simrun's own child processes (`_worker`, `_record`, …): ends this process when its
+    /// parent dies, however it dies, so that no child outlives the command the user ran.
+    /// Runs that never end are given up (`RunStallGuard`), so that no child outlives its usefulness.
+    package static func bindLifetimeToParent() {
+        simrun_die_with_parent()
+        RunStallGuard.arm()
+    }
+
+    /// Kills every child process this process started and has not yet waited for (their process
+    /// groups). Async-signal-safe: the interruption handler calls it before exiting at once.
+    package static func killAllChildren() { _ = simrun_children_kill_all() }
+
     /// Whether commands can run parts of their work in child processes (false when the command tree
     /// runs inside another program, e.g. a test calling `SimRun.run`: then they run in-process).
     package static var isAvailable: Bool { isSelfExecutable.load(ordering: .relaxed) }
@@ -173,11 +185,15 @@ package struct ChildProcess {
         let argv = ([other ?? CommandLine.arguments.first ?? "simrun"] + arguments).map { strdup($0) }
         defer { for pointer in argv { free(pointer) } }
         // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
-        var environment = [strdup("SWIFT_BACKTRACE=enable=no")]
+        // A child hashes with the pinned seed, so a `Set`'s order is the same in every process.
+        var environment = [strdup("SWIFT_BACKTRACE=enable=no"), strdup(HashSeed.environmentEntry)]
         let inherited = Self.environment
         var index = 0
         while let entry = inherited[index] {
-            if !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { environment.append(strdup(entry)) }
+            let text = String(cString: entry)
+            if !text.hasPrefix("SWIFT_BACKTRACE=") && !text.hasPrefix("\(HashSeed.environmentKey)=") {
+                environment.append(strdup(entry))
+            }
             index += 1
         }
         defer { for pointer in environment { free(pointer) } }
@@ -197,6 +213,7 @@ package struct ChildProcess {
             close(errPipe[0])
             throw SimEngineError(.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
+        simrun_children_add(pid)
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
     }
 
@@ -230,6 +247,7 @@ package struct ChildProcess {
     /// Waits for the child to end.
     func wait() -> Termination {
         let status = SystemIO.waitForChild(pid) ?? 0
+        simrun_children_remove(pid)
         // The wait-status macros are not imported into Swift: decode the status by hand.
         let signal = status & 0x7F
         if signal == 0 { return .exited((status >> 8) & 0xFF) }
