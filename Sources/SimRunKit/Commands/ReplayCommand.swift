@@ -12,19 +12,22 @@ struct ReplayCommand: CatalogCommand {
             identity (each departure from fifo by the job it took and the jobs it went ahead of, each data \
             decision by its site); when a non-fifo decision of the trace could not be followed there, the \
             replay is inconclusive — the recorded race never happened, so the run tested nothing — unless the \
-            fix removes the race itself (the job no longer runs, or runs only after the jobs it overtook): then \
-            a 500-seed pct campaign on that variant decides. A truncated trace is inconclusive (2): its verdict \
+            fix removes the race itself (for every unfollowed decision: the job that went ahead, or one it went \
+            ahead of, no longer runs or was cancelled; or it ran only after them, or was never ready with them): \
+            then a 500-seed pct campaign on that variant decides. A truncated trace is inconclusive (2): its verdict \
             was never reached. The replay runs in a child process: a model that traps is a finding. Every \
             replay prints how many decisions it followed; notes go to stderr.
 
             On another build (the trace header records the build that made it: the executable's build id, or \
             --build-label): the replay says so and judges this build. Identical events keep the recorded verdict; \
             otherwise the schedule is followed by identity and the replayed verdict is printed beside the \
-            recorded one: still fails (1), passes with every non-fifo decision followed (0), or inconclusive (2, \
-            naming the decisions that could not be followed — the racing code may have moved). With --bisect the \
-            answer is a `git bisect run` code: 0 good (passes), 1 bad (still fails or crashes), 125 skip \
-            (inconclusive), 128 to stop the bisection (the trace cannot be replayed at all); a build whose id \
-            cannot be read is judged the same way.
+            recorded one: still fails (1), passes with every non-fifo decision followed (0), passes because the \
+            recorded race cannot happen here and a campaign found nothing (0; a job that no longer runs counts \
+            only when it was cancelled), or inconclusive (2, naming the decisions that could not be followed — \
+            the racing code may have moved). With --bisect the answer is a `git bisect run` code: 0 good \
+            (passes), 1 bad (still fails or crashes), 125 skip (inconclusive), 128 to stop the bisection (any \
+            error: the trace cannot be replayed, a usage error, stdout cannot be written); a trace whose build \
+            is unknown is judged the same way.
 
             \(ExitStatus.helpText(for: codes))
             """)
@@ -46,7 +49,7 @@ struct ReplayCommand: CatalogCommand {
     var noise: Int?
     @Flag(
         help:
-            "Answer with a `git bisect run` code: 0 good (this build passes the recorded schedule), 1 bad (still fails), 125 skip (inconclusive), 128 stop (the trace cannot be replayed)."
+            "Answer with a `git bisect run` code: 0 good (this build passes the recorded schedule), 1 bad (still fails), 125 skip (inconclusive), 128 stop (any error)."
     )
     var bisect = false
 
