@@ -182,6 +182,22 @@ const char *_Nullable simrun_code_symbol(const void *_Nonnull address, uintptr_t
 /// 1 when this process's own code can be named by `simrun_code_symbol`, else 0.
 int simrun_code_symbols_readable(void);
 
+/// `simrun_code_symbol` for a signal handler: NULL at once when the tables are being read by
+/// another caller (a trap inside a lookup), instead of waiting for them.
+const char *_Nullable simrun_code_symbol_nowait(const void *_Nonnull address);
+
+// MARK: - Trap reporter (trap.c, issue #43)
+//
+// Where a child process trapped, for telling crashes apart across build configurations: an
+// optimized build traps without a message, so a crash is identified by its job and the functions
+// it trapped in. Linux only (the frames are named from `.symtab`); elsewhere nothing is installed.
+
+/// Installs handlers for SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS and SIGFPE that write one line to
+/// stderr, `simrun-trap-frames: <symbol> <symbol> …` (the trapping function first, then its callers
+/// by the frame-pointer chain, mangled, `?` where unnamed), then let the signal take the process
+/// down as it would have. Returns 1 when installed, 0 where it cannot be (another platform).
+int simrun_install_trap_reporter(void);
+
 // MARK: - Grand Central Dispatch (dispatch.c, issue #31)
 //
 // libdispatch's entry points (`dispatch_async`, `_after`, `_barrier_async`, `_group_async`,

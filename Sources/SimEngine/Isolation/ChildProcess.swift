@@ -269,6 +269,33 @@ package struct ChildProcess {
         }
     }
 
+    /// Installs the trap reporter in this process (a child of simrun's): a trap writes the functions
+    /// it trapped in to stderr before the process dies of it (CSimInterpose's trap.c), for
+    /// ``trapFrames(in:)``. Linux only; elsewhere nothing is installed and crashes are told apart
+    /// by their job and message alone.
+    package static func installTrapReporter() { _ = simrun_install_trap_reporter() }
+
+    /// The most trap frames a crash keeps: the function that trapped and a few callers, enough to
+    /// meet the same code inlined differently by another build configuration.
+    package static let maxTrapFrames = 4
+
+    /// The functions a child trapped in, innermost first, from its stderr (the trap reporter's
+    /// line): the Swift runtime's and the C library's frames left out, each named as a person names
+    /// it (`BlueprintView.updateViewHierarchyIfNeeded()`); empty when the child wrote none.
+    package static func trapFrames(in stderr: String) -> [String] {
+        let marker = "simrun-trap-frames:"
+        guard let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return [] }
+        let symbols = line.dropFirst(marker.count).split(separator: " ").map(String.init)
+        var frames: [String] = []
+        for symbol in symbols.drop(while: { $0 == "?" || CodeSymbol.isRuntime($0) }) {
+            guard symbol != "?", !CodeSymbol.isRuntime(symbol) else { continue }
+            let name = CodeSymbol.function(ofSymbol: symbol)
+            if frames.last != name { frames.append(name) }
+            if frames.count == maxTrapFrames { break }
+        }
+        return frames
+    }
+
     /// The runtime's one-line reason for a trap, from a child's stderr: "Precondition failed: …",
     /// "Fatal error: …" (without the source location). Optimized builds print none.
     package static func trapMessage(in stderr: String) -> String? {

@@ -95,7 +95,9 @@ final class WorkerPool {
         guard termination != .exited(0) else { return }
         let stderr = String(decoding: worker.stderrTail, as: UTF8.self)
         guard let index = board.inFlight(w) else {
-            let why = ChildProcess.trapMessage(in: stderr) ?? stderr.split(separator: "\n").last.map(String.init)
+            let why =
+                ChildProcess.trapMessage(in: stderr)
+                ?? stderr.split(separator: "\n").last { !$0.hasPrefix("simrun-trap-frames:") }.map(String.init)
             throw SimEngineError(.failed, "fuzz worker \(w) \(termination) before running a seed: \(why ?? "")")
         }
         board.setInFlight(w, nil)
