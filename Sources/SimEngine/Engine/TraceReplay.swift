@@ -10,7 +10,7 @@ import SimTrace
 #endif
 
 /// A replay to decide: a trace, and the variant and noise to replay it with (nil: the recording's).
-public struct ReplayRequest: Sendable, Equatable {
+public struct ReplayRequest: Sendable, Equatable, Codable {
     /// The `.simtrace` file.
     public var trace: String
     /// Another variant to follow the schedule on; nil (or the recorded one) compares events.

@@ -2,7 +2,7 @@ import SimCore
 import SimTrace
 
 /// The sizes of a run a shrink compares before and after.
-public struct ShrinkCounts: Sendable, Equatable {
+public struct ShrinkCounts: Sendable, Equatable, Codable {
     /// Decisions, those that depart from fifo, events and steps.
     public var decisions: Int
     /// Decisions that depart from fifo.
@@ -28,7 +28,7 @@ public struct ShrinkCounts: Sendable, Equatable {
 }
 
 /// What a shrink did: how many runs it took, the sizes before and after, and the failure kept.
-public struct ShrinkReport: Sendable, Equatable {
+public struct ShrinkReport: Sendable, Equatable, Codable {
     /// Candidate runs tried.
     public var runs: Int
     /// The run as found.

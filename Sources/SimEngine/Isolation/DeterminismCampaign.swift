@@ -18,7 +18,7 @@ import SystemPackage
 /// follows a per-process hash seed; real time or a thread's timing leaking into the run).
 package struct DeterminismCampaign {
     /// The seeds to check: `count` seeds from `start`, `stride` apart.
-    package struct Seeds: Sendable, Equatable {
+    package struct Seeds: Sendable, Equatable, Codable {
         package var start: UInt64
         package var stride: UInt64
         package var count: Int
