@@ -17,17 +17,32 @@ import SystemPackage
 /// place — the same trap message (numbers aside, as findings are grouped) in the same job — is
 /// recorded as the shrunk trace. Departures from fifo after the K-th decision are all dropped.
 package enum CrashShrink {
-    /// Where a crash trace trapped: its failure signature and the job running (`lane/label`).
-    private struct Place: Equatable {
-        var signature: FailureSignature
-        var job: String?
+    /// Where a crash trace trapped: its failure signature and the job running (`lane/label`, the
+    /// ordinal left out: the same job of another schedule may be another of its lane and label).
+    package struct Place: Equatable {
+        package var signature: FailureSignature
+        package var job: String?
+
+        package init(signature: FailureSignature, runningJob: String?) {
+            self.signature = signature
+            job = runningJob.map { job in job.split(separator: "#").first.map(String.init) ?? job }
+        }
 
         init(path: String, verdict: Verdict) throws(SimEngineError) {
-            signature = FailureSignature(verdict)
-            job = try CrashShrink.runningJob(path: path).map { job in
-                job.split(separator: "#").first.map(String.init) ?? job
-            }
+            self.init(signature: FailureSignature(verdict), runningJob: try CrashShrink.runningJob(path: path))
         }
+    }
+
+    /// The shrinker's rule for one candidate: kept when its run crashed, at the target's place, and
+    /// (unless only the place counts, `anySize`) is smaller than the original — fewer non-fifo
+    /// decisions, or as many and fewer events. `counts` is nil for a candidate trace with no footer.
+    package static func keeps(
+        crashed: Bool, at place: Place?, target: Place, counts: ShrinkCounts?, original: ShrinkCounts, anySize: Bool
+    ) -> Bool {
+        guard crashed, let place, place == target else { return false }
+        if anySize { return true }
+        guard let after = counts else { return false }
+        return after.nonFifo < original.nonFifo || after.nonFifo == original.nonFifo && after.events < original.events
     }
 
     /// Shrinks the crash trace `input` (of `plan`) and records the shrunk run at `path`; nil when no
@@ -46,12 +61,11 @@ package enum CrashShrink {
                 scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
                 prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
             let outcome = try recording.record(seed: input.header.seed, to: output)
-            guard outcome.crashed, try Place(path: output, verdict: outcome.verdict) == target else { return false }
-            if anySize { return true }
+            let place = try Place(path: output, verdict: outcome.verdict)
             let candidate = try TraceInput(path: output)
-            guard let end = candidate.footer else { return false }
-            let after = counts(candidate, end)
-            return after.nonFifo < before.nonFifo || after.nonFifo == before.nonFifo && after.events < before.events
+            return keeps(
+                crashed: outcome.crashed, at: place, target: target,
+                counts: candidate.footer.map { counts(candidate, $0) }, original: before, anySize: anySize)
         }
         // Bisection over K: the smallest K tried whose candidate crashes at the target.
         var low = 0

@@ -1,0 +1,169 @@
+import SimCore
+import SimTestSupport
+import Testing
+
+@testable import SimEngine
+
+/// Crash identity as a rule, over every case it decides, against references written from the docs:
+/// - "the same bug" (FailureSignature): the verdict's kind and oracle, and its message with every
+///   number blanked;
+/// - the crash shrinker keeps a candidate only when its run crashed "at the same place — the same
+///   trap message (numbers aside) in the same job" and is smaller: "fewer non-fifo decisions, or as
+///   many and fewer events" (CrashShrink);
+/// - a saved finding re-checked in a new process "replays identically" only when the events and
+///   the end agree: a checking process that died is never a pass (DeterminismCheck).
+@Suite struct CrashIdentityTests {
+    // MARK: FailureSignature
+
+    /// The reference: oracle, then the message with each maximal run of digits replaced by `#`.
+    private static func referenceShape(_ message: String) -> String {
+        var out = ""
+        var previousWasDigit = false
+        for character in message {
+            let digit = character.isNumber
+            if digit && !previousWasDigit { out += "#" }
+            if !digit { out.append(character) }
+            previousWasDigit = digit
+        }
+        return out
+    }
+
+    private static let messages = [
+        "", "7", "counter is 1 after 2 increments", "counter is 17 after 18 increments", "stale write: read 3",
+        "a12b", "12ab", "ab12", "no digits at all", "x 1 2 3", "x 123",
+    ]
+
+    private static let verdicts: [Verdict] =
+        [.pass]
+        + messages.flatMap { message in
+            [
+                Verdict.fail(oracle: "no-lost-update", message: message), .fail(oracle: "other", message: message),
+                .pending(message), .crashed(message), .deadlock(message),
+            ]
+        } + [.stepLimit(10), .stepLimit(11), .timeLimit(10)]
+
+    @Test func aSignatureIsTheOracleAndTheMessageWithNumbersBlanked() {
+        for verdict in Self.verdicts {
+            let signature = FailureSignature(verdict)
+            #expect(signature.oracle == verdict.oracle, "\(verdict)")
+            #expect(signature.shape == Self.referenceShape(verdict.message), "\(verdict)")
+            let text = Self.referenceShape(verdict.message)
+            #expect(signature.description == (text.isEmpty ? verdict.oracle : "\(verdict.oracle): \(text)"))
+        }
+    }
+
+    @Test func twoVerdictsAreOneBugExactlyWhenOracleAndShapeAgree() {
+        let wrong = RuleTable.disagreements(
+            RuleTable.product(Self.verdicts, Self.verdicts), describe: { "\($0.0) vs \($0.1)" },
+            decide: { FailureSignature($0.0) == FailureSignature($0.1) },
+            reference: { $0.0.oracle == $0.1.oracle && Self.referenceShape($0.0.message) == Self.referenceShape($0.1.message) })
+        #expect(wrong.isEmpty, "\(wrong)")
+        let matching = RuleTable.disagreements(
+            RuleTable.product(Self.verdicts, Self.verdicts), describe: { "\($0.0) matches \($0.1)" },
+            decide: { FailureSignature($0.0).matches($0.1) },
+            reference: { $0.1 != .pass && $0.0.oracle == $0.1.oracle })
+        #expect(matching.isEmpty, "\(matching)")
+    }
+
+    // MARK: The crash shrinker's rule
+
+    private static let target = CrashShrink.Place(
+        signature: FailureSignature(.crashed("stale write: worker.a read 1, counter is now 2")),
+        runningJob: "worker.a/write#1")
+
+    /// Candidate places: the same crash, the same with other numbers, another message, another
+    /// oracle; in the same job (same or other ordinal), another label, another lane, or no job.
+    private static let places: [CrashShrink.Place?] = {
+        let signatures = [
+            FailureSignature(.crashed("stale write: worker.a read 1, counter is now 2")),
+            FailureSignature(.crashed("stale write: worker.a read 5, counter is now 9")),
+            FailureSignature(.crashed("index out of range")),
+            FailureSignature(.fail(oracle: "no lost update", message: "stale write: worker.a read 1, counter is now 2")),
+        ]
+        let jobs: [String?] = ["worker.a/write#1", "worker.a/write#3", "worker.a/read#1", "worker.b/write#1", nil]
+        return [nil] + RuleTable.product(signatures, jobs).map { CrashShrink.Place(signature: $0, runningJob: $1) }
+    }()
+
+    @Test func theShrinkerKeepsOnlyTheSameCrashAndOnlyWhenSmaller() {
+        let original = ShrinkCounts(decisions: 9, nonFifo: 4, events: 100, steps: 40)
+        let sizes: [ShrinkCounts?] =
+            [nil]
+            + RuleTable.product([3, 4, 5], [99, 100, 101]).map {
+                ShrinkCounts(decisions: 9, nonFifo: $0, events: $1, steps: 40)
+            }
+        let cases = RuleTable.product([true, false], Self.places, sizes, [true, false])
+        // From the doc: the same trap message (numbers aside) in the same job (lane and label).
+        func samePlace(_ place: CrashShrink.Place) -> Bool {
+            place.signature.oracle == "crashed" && place.signature.shape == Self.target.signature.shape
+                && place.job == "worker.a/write"
+        }
+        let wrong = RuleTable.disagreements(
+            cases, describe: { "crashed \($0.0), \(String(describing: $0.1)), \(String(describing: $0.2)), anySize \($0.3)" },
+            decide: { crashed, place, counts, anySize in
+                CrashShrink.keeps(
+                    crashed: crashed, at: place, target: Self.target, counts: counts, original: original, anySize: anySize)
+            },
+            reference: { crashed, place, counts, anySize in
+                guard crashed, let place, samePlace(place) else { return false }
+                if anySize { return true }
+                guard let counts else { return false }
+                return counts.nonFifo < 4 || (counts.nonFifo == 4 && counts.events < 100)
+            })
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    @Test func aPlaceLeavesTheJobsOrdinalOut() {
+        let a = CrashShrink.Place(signature: FailureSignature(.crashed("x 1")), runningJob: "lane/label#1")
+        let b = CrashShrink.Place(signature: FailureSignature(.crashed("x 2")), runningJob: "lane/label#7")
+        #expect(a == b && a.job == "lane/label")
+        #expect(CrashShrink.Place(signature: a.signature, runningJob: "lane/other#1") != a)
+        #expect(CrashShrink.Place(signature: a.signature, runningJob: nil).job == nil)
+    }
+
+    // MARK: A saved finding re-checked in a new process
+
+    private static func outcome(_ verdict: Verdict, crashed: Bool) -> IsolatedRecording.Outcome {
+        IsolatedRecording.Outcome(
+            path: "/nonexistent", verdict: verdict, eventCount: 10, digest: Digest(), crashed: crashed,
+            lastEventText: "")
+    }
+
+    @Test func aReCheckIsIdenticalOnlyWhenTheEventsAndTheEndAgree() {
+        let ends: [Verdict?] = [
+            nil, .pass, .fail(oracle: "no-lost-update", message: "counter is 1"),
+            .fail(oracle: "no-lost-update", message: "counter is 3"), .fail(oracle: "other", message: "counter is 1"),
+            .crashed("stale write 1"), .crashed("stale write 2"), .crashed("index out of range"), .pending("1 left"),
+        ]
+        let agains: [(Verdict, Bool)] = ends.compactMap { $0 }.map { ($0, $0.code == 5) }
+        let cases = RuleTable.product([nil, ["first divergent event: #3: events differ"]], ends, agains)
+        let wrong = RuleTable.disagreements(
+            cases, describe: { "divergence \($0.0 != nil), recorded \(String(describing: $0.1)), re-run \($0.2)" },
+            decide: { divergence, recorded, again in
+                DeterminismCheck.Verdict(
+                    again: Self.outcome(again.0, crashed: again.1), divergence: divergence, recorded: recorded
+                ).difference == nil
+            },
+            reference: { divergence, recorded, again in
+                // Identical: no differing event, a recorded end, and the same end — both died the same
+                // way or neither died, and the same verdict kind with the same signature.
+                guard divergence == nil, let recorded else { return false }
+                let recordedDied = recorded.code == 5
+                guard recordedDied == again.1 else { return false }
+                return recorded.code == again.0.code && FailureSignature(recorded) == FailureSignature(again.0)
+            })
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
+    @Test func aCheckingProcessThatDiedSaysSoInItsDifference() throws {
+        let died = DeterminismCheck.Verdict(
+            again: Self.outcome(.crashed("killed"), crashed: true), divergence: nil,
+            recorded: .fail(oracle: "no-lost-update", message: "counter is 1"))
+        let lines = try #require(died.difference)
+        #expect(lines.joined().contains("process died"), "\(lines)")
+        let divergence = ["first divergent event: #3: events differ"]
+        #expect(
+            DeterminismCheck.Verdict(
+                again: Self.outcome(.pass, crashed: false), divergence: divergence, recorded: .pass
+            ).difference == divergence, "the first differing event comes first")
+    }
+}
