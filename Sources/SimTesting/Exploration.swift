@@ -166,8 +166,7 @@ struct ExplorationRun: Sendable {
             outcome.issues.append("\(reason): \(refusalHint)")
             return outcome
         }
-        var plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy)
-        plan.carriers = carriers
+        let plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy, carriers: carriers)
         // The engine's campaign runs the seeds on threads here and saves, shrinks and re-checks the
         // failure, exactly as `simrun fuzz` does; this only turns its result into the test's issue.
         let campaign = FindingCampaign(

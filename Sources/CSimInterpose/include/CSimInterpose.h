@@ -305,17 +305,59 @@ enum {
     SIMRUN_LOCK_BROADCAST = 6,
 };
 
+/// Where a lock call comes from (lock_sites.c): what decides whether it is a lock point. Only the
+/// program's own code, Foundation's NSLock family and the concurrency runtime's per-object locks carry
+/// program meaning; the runtime's one-time work and the system libraries' caches never do.
+enum {
+    /// The program's own code (the executable, a user's shared library).
+    SIMRUN_SITE_PROGRAM = 0,
+    /// NSLock, NSRecursiveLock, NSCondition, NSConditionLock (Foundation calling pthread itself).
+    SIMRUN_SITE_NSLOCK = 1,
+    /// A task's status lock in the concurrency runtime (cancellation, handlers, resumption).
+    SIMRUN_SITE_STATUS = 2,
+    /// A task group's lock.
+    SIMRUN_SITE_GROUP = 3,
+    /// An async stream's lock.
+    SIMRUN_SITE_STREAM = 4,
+    /// A continuation's lock.
+    SIMRUN_SITE_CONTINUATION = 5,
+    /// Another lock of the concurrency runtime.
+    SIMRUN_SITE_CONCURRENCY = 6,
+    /// A system library's own lock (Foundation's caches, ICU, the C++ runtime): never a lock point.
+    SIMRUN_SITE_LIBRARY = 7,
+    /// The Swift runtime's one-time work (metadata, conformances): never a lock point, never parks.
+    SIMRUN_SITE_RUNTIME = 8,
+};
+
+/// The site of a lock call from `caller` (a return address), classified once per address.
+int simrun_lock_site(const void *_Nullable caller);
+/// 1 when locks from `site` are lock points under `--preempt`, else 0.
+int simrun_lock_site_is_point(int site);
+/// 1 when `address` lies in the program's own code (not the toolchain's or the system's libraries).
+int simrun_address_is_program(const void *_Nullable address);
+
 /// A run's hook, bound to a carrier while it runs a job. The hook runs with the binding removed (its
 /// own locks forward) and may pass the turn away; it returns when this carrier holds it again.
 typedef struct simrun_lock_hooks {
     void *_Nullable context;
     void (*_Nonnull event)(void *_Nullable context, int operation, const void *_Nullable object,
-                           const void *_Nullable caller);
-    /// Lock acquisitions (outside libswiftCore) are scheduling points (`--preempt`).
+                           const void *_Nullable caller, int site);
+    /// Lock acquisitions from a point site (`simrun_lock_site_is_point`) outside the runtime's
+    /// one-time work are scheduling points (`--preempt`).
     int preempt;
     /// How many carriers wait for a mutex to be released (unlocks call the hook only when > 0).
     const volatile int *_Nullable waiters;
 } simrun_lock_hooks;
+
+/// Registers the calling thread as a carrier (a pool carrier for good, a run's driver for the run):
+/// a mutex held by a carrier parks a carrier that wants it; one held by any other thread is waited
+/// for for real, since that thread is not paused by a run and will release it.
+void simrun_carrier_thread_register(void);
+/// Unregisters the calling thread (a driver whose run ended).
+void simrun_carrier_thread_unregister(void);
+/// How deep the calling carrier is in the runtime's one-time work (a lazy global's `swift_once`, a
+/// libswiftCore lock held): no lock point pauses there.
+int simrun_locks_one_time_depth(void);
 
 /// Binds this thread's lock operations to `hooks` (NULL: forward everything).
 void simrun_locks_bind(const simrun_lock_hooks *_Nullable hooks);
@@ -331,10 +373,6 @@ void *_Nullable simrun_turn_binding(void);
 int simrun_locks_interposed(void);
 /// How many lock acquisitions were scheduling points in this process so far.
 uint64_t simrun_locks_points(void);
-/// The library a lock call comes from, by file name (written into `buffer`): "" for the executable
-/// itself (so that names do not depend on which executable recorded a trace), "?" when unknown.
-const char *_Nonnull simrun_locks_caller_name(const void *_Nullable caller, char *_Nonnull buffer, int size);
-
 // MARK: - (end of carriers and locks)
 
 #ifdef __cplusplus

@@ -65,6 +65,7 @@ final class Carrier: @unchecked Sendable {
 
     /// A pool carrier's thread: wait for work, run it and schedule on until the turn leaves.
     func serve() {
+        simrun_carrier_thread_register()
         while true {
             wait()
             switch takeMail() {

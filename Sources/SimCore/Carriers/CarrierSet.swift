@@ -37,7 +37,7 @@ final class CarrierSet: @unchecked Sendable {
     let hooks: UnsafeMutablePointer<simrun_lock_hooks>
     let waiters: UnsafeMutablePointer<Int32>
     /// Call-site names by return address, and locks numbered by first appearance in the run.
-    var siteLabels: [UInt: Symbol] = [:]
+    var siteLabels: [SiteKey: Symbol] = [:]
     var lockNumbers: [UInt: Int] = [:]
     var mainLane: Int32 = -2
     var laneCountSeen = -1
@@ -85,6 +85,8 @@ final class CarrierSet: @unchecked Sendable {
     func drive() -> Verdict? {
         simulation.carrierSet = self
         driver.boundRun = self
+        simrun_carrier_thread_register()
+        defer { simrun_carrier_thread_unregister() }
         let previousTurn = simrun_turn_binding()
         simrun_turn_bind(Unmanaged.passUnretained(simulation).toOpaque())
         CarrierWatchdog.watch(self)
@@ -340,7 +342,7 @@ final class CarrierSet: @unchecked Sendable {
 
     // MARK: The lock hooks (called on the carrier holding the turn, binding removed)
 
-    func lockEvent(_ operation: Int32, _ object: UnsafeRawPointer?, _ caller: UnsafeRawPointer?) {
+    func lockEvent(_ operation: Int32, _ object: UnsafeRawPointer?, _ caller: UnsafeRawPointer?, _ site: Int32) {
         if abandoned.load(ordering: .relaxed) { parkForGood(current) }
         guard let object else { return }
         switch Int(operation) {
@@ -357,11 +359,11 @@ final class CarrierSet: @unchecked Sendable {
                 return
             }
             let number = lockNumber(object)
-            pause(.ready, label: siteLabel("lock", caller)) { "lock L\(number) (preempted)" }
+            pause(.ready, label: siteLabel(operation, caller, site)) { "lock L\(number) (preempted)" }
         case Int(SIMRUN_LOCK_BLOCKED):
             let number = lockNumber(object)
             waiters.pointee += 1
-            pause(.mutex(object), label: siteLabel("lock.retry", caller)) {
+            pause(.mutex(object), label: siteLabel(operation, caller, site)) {
                 "lock L\(number), held by a paused carrier or a thread outside the run"
             }
         case Int(SIMRUN_LOCK_RELEASED):
@@ -369,7 +371,9 @@ final class CarrierSet: @unchecked Sendable {
             waiters.pointee -= Int32(woken)
         case Int(SIMRUN_LOCK_CONDITION_WAIT):
             let number = lockNumber(object)
-            pause(.condition(object), label: siteLabel("cond.wait", caller)) { "condition C\(number) to be signalled" }
+            pause(.condition(object), label: siteLabel(operation, caller, site)) {
+                "condition C\(number) to be signalled"
+            }
         case Int(SIMRUN_LOCK_SIGNAL):
             _ = wake({ $0 == .condition(object) }, first: true)
         case Int(SIMRUN_LOCK_BROADCAST):
@@ -387,18 +391,16 @@ final class CarrierSet: @unchecked Sendable {
         return number
     }
 
-    /// `kind` for a lock called from the executable (the user's code, NSLock's tail call), `kind
-    /// library` for one called from a library (`lock libswift_Concurrency.so`): the label of a paused
-    /// carrier's candidate. Its ordinal on the lane tells which lock point of the job it is; addresses
-    /// never enter a label, so a trace replays in another build and another executable.
-    private func siteLabel(_ kind: String, _ caller: UnsafeRawPointer?) -> Symbol {
-        let key = UInt(bitPattern: caller) &* 8 &+ UInt(kind.utf8.count & 7)
+    /// The label of a paused carrier's candidate: the kind of lock and where in the program's own
+    /// functions it was taken (`LockSite`). Its ordinal on the lane tells which such point of the job
+    /// it is; addresses never enter a label, so a trace replays in another build and executable.
+    private func siteLabel(_ operation: Int32, _ caller: UnsafeRawPointer?, _ site: Int32) -> Symbol {
+        let frame = LockSite.place(caller: caller, site: site)
+        let key = SiteKey(frame: UInt(bitPattern: frame), caller: UInt(bitPattern: caller), operation: operation)
         if let symbol = siteLabels[key] { return symbol }
-        var buffer = [CChar](repeating: 0, count: 256)
-        let library = buffer.withUnsafeMutableBufferPointer {
-            String(cString: simrun_locks_caller_name(caller, $0.baseAddress!, 256))
-        }
-        let symbol = simulation.symbols.intern(library.isEmpty ? kind : "\(kind) \(library)")
+        let kind = LockSite.kind(operation, site: site)
+        let place = frame.flatMap(LockSite.function(at:))
+        let symbol = simulation.symbols.intern(place.map { "\(kind) \($0)" } ?? kind)
         siteLabels[key] = symbol
         return symbol
     }
@@ -418,11 +420,18 @@ final class CarrierSet: @unchecked Sendable {
     }
 }
 
+/// A lock point's label, cached by where it was taken.
+struct SiteKey: Hashable {
+    let frame: UInt
+    let caller: UInt
+    let operation: Int32
+}
+
 /// The C hook: a lock operation on a carrier of the run `context`.
 private let carrierLockEvent:
-    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, UnsafeRawPointer?) -> Void = {
-        context, operation, object, caller in
-        Unmanaged<CarrierSet>.fromOpaque(context!).takeUnretainedValue().lockEvent(operation, object, caller)
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, UnsafeRawPointer?, Int32) -> Void = {
+        context, operation, object, caller, site in
+        Unmanaged<CarrierSet>.fromOpaque(context!).takeUnretainedValue().lockEvent(operation, object, caller, site)
     }
 
 #if canImport(Glibc)

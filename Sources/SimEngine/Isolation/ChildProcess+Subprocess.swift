@@ -162,9 +162,11 @@ extension ChildProcess {
         }
     }
 
-    /// The variables a child's environment changes: no backtracer, plus `extra`.
+    /// The variables a child's environment changes: no backtracer, the hash seed pinned (a `Set`'s
+    /// order is the same in every process), plus `extra`.
     private static func childEnvironment(_ extra: [String: String]) -> [Environment.Key: String?] {
         var changes: [Environment.Key: String?] = ["SWIFT_BACKTRACE": "enable=no"]
+        if let key = Environment.Key(rawValue: HashSeed.environmentKey) { changes[key] = "1" }
         for (name, value) in extra {
             if let key = Environment.Key(rawValue: name) { changes[key] = value }
         }

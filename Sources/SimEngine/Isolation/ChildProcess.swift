@@ -171,11 +171,15 @@ package struct ChildProcess {
         let argv = ([other ?? CommandLine.arguments.first ?? "simrun"] + arguments).map { strdup($0) }
         defer { for pointer in argv { free(pointer) } }
         // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
-        var environment = [strdup("SWIFT_BACKTRACE=enable=no")]
+        // A child hashes with the pinned seed, so a `Set`'s order is the same in every process.
+        var environment = [strdup("SWIFT_BACKTRACE=enable=no"), strdup(HashSeed.environmentEntry)]
         let inherited = Self.environment
         var index = 0
         while let entry = inherited[index] {
-            if !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { environment.append(strdup(entry)) }
+            let text = String(cString: entry)
+            if !text.hasPrefix("SWIFT_BACKTRACE=") && !text.hasPrefix("\(HashSeed.environmentKey)=") {
+                environment.append(strdup(entry))
+            }
             index += 1
         }
         defer { for pointer in environment { free(pointer) } }

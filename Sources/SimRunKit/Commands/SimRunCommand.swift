@@ -65,6 +65,10 @@ public enum SimRun {
 
     /// Parses the process arguments, runs the command and exits with its status.
     public static func main(scenarios: [Scenario]) -> Never {
+        // Swift's hash seed is drawn once per process, at load: a `Set`'s order, and so a run of code
+        // that iterates one, would differ in every process. Restart once with it pinned (the
+        // children are pinned anyway), before anything else runs.
+        HashSeed.restartPinnedIfNeeded()
         // First thing, while no task exists: only then can simrun's executors capture `@MainActor`
         // code and sleeps (see ExecutorCapture). Processes that run no async scenario pay nothing for it
         // but a fallback hop for tasks that belong to no run (simrun itself starts none).
