@@ -364,3 +364,28 @@ import Testing
         #expect(forbidden.seen * 10 <= forbidden.runs, "forbidden: seen in \(forbidden.seen) of \(forbidden.runs)")
     }
 }
+
+/// Buggify follows the swarm rule under every randomized strategy: about half the runs turn it on,
+/// and an enabled site fires a quarter of the time; fifo never fires it.
+@Suite struct BuggifyUnderEveryStrategyTests {
+    @Test(arguments: ["random", "pct", "pos", "delay", "surw", "rff", "nsurw"])
+    func buggifyFiresInSomeRunsButNotAll(_ name: String) throws {
+        let spec = try #require(StrategySpec(parsing: name))
+        let strategy = spec.makeStrategy(estimatedSteps: 4)
+        var runsFiring = 0
+        for seed in UInt64(0)..<400 {
+            let fired = ValueBox(false)
+            _ = simulate(seed: seed, strategy: strategy) { sim in
+                for lane in ["a", "b"] {
+                    sim.post(on: lane, "write x") {
+                        for site in 0..<4 where sim.buggify("site \(site)") { fired.value = true }
+                    }
+                }
+            }
+            if fired.value { runsFiring += 1 }
+        }
+        // Active in half the runs; then each of four sites enabled with 1/2 and firing with 1/4:
+        // a run fires with probability 1/2 * (1 - (7/8)^8) ≈ 0.33 (133 of 400 expected).
+        #expect((60...220).contains(runsFiring), "\(name): \(runsFiring) of 400 runs fired buggify")
+    }
+}

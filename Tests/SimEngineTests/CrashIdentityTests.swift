@@ -167,3 +167,17 @@ import Testing
             ).difference == divergence, "the first differing event comes first")
     }
 }
+
+/// The inconclusive reason's line names the first unfollowed decision and counts the rest.
+@Suite struct InconclusiveReasonTextTests {
+    @Test(arguments: 1...4)
+    func theFirstDecisionIsNamedAndTheRestCounted(_ count: Int) {
+        let decisions = (1...count).map {
+            UnfollowedDecision(number: $0 + 2, summary: "b/read#\($0) before a/write#1", reason: "never-ahead", why: "w")
+        }
+        let text = InconclusiveReason.unfollowed(decisions).text
+        #expect(text.hasPrefix("decision 3 (b/read#1 before a/write#1) could not be followed"), "\(text)")
+        #expect(text.hasSuffix(count == 1 ? "could not be followed" : " (and \(count - 1) more)"), "\(text)")
+        #expect(InconclusiveReason.unfollowed([]).text == "a decision could not be followed")
+    }
+}
