@@ -327,6 +327,35 @@ import Testing
         #expect((1_420...1_580).contains(count), "the heavier cell was the target in \(count) of 2000 runs")
     }
 
+    @Test func surwPlacesTheShortLanesEventUniformlyAtEveryPosition() {
+        // Lane long writes x nine times, lane short reads it once: ten interesting events. Uniform
+        // over their interleavings, the read sees each number of writes, 0...9, one time in ten:
+        // the lanes' counts must drop as their events happen (without that, the read would come
+        // last four times in ten).
+        let surw = SURWStrategy()
+        var seen = Array(repeating: 0, count: 10)
+        for seed in UInt64(0)..<2_001 {
+            let writes = ValueBox(-1)
+            let done = ValueBox(0)
+            _ = simulate(seed: seed, strategy: surw) { sim in
+                let x = sim.shared("x", 0)
+                for _ in 0..<9 {
+                    sim.post(on: "long", "write x") {
+                        x.write(1)
+                        done.value += 1
+                    }
+                }
+                sim.post(on: "short", "read x") {
+                    _ = x.read()
+                    writes.value = done.value
+                }
+            }
+            if seed > 0, (0..<10).contains(writes.value) { seen[writes.value] += 1 }
+        }
+        // 200 each expected (standard deviation about 13).
+        #expect(seen.allSatisfy { (130...270).contains($0) }, "\(seen)")
+    }
+
     // MARK: rff
 
     @Test func rffSteersARunTowardThePairItAsksForAndAwayFromOneItForbids() throws {
