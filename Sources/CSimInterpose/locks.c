@@ -180,6 +180,35 @@ static __thread int runtime_held_count __attribute__((tls_model("initial-exec"))
 
 int simrun_locks_one_time_depth(void) { return one_time_depth; }
 
+// MARK: The locks each carrier holds, for the run's lock order (issue #41): lock-point sites only.
+
+enum { max_held = 16 };
+static __thread pthread_mutex_t *held[max_held] __attribute__((tls_model("initial-exec")));
+static __thread int held_count __attribute__((tls_model("initial-exec")));
+
+int simrun_locks_held(const void **mutexes, int capacity) {
+    int kept = held_count < max_held ? held_count : max_held;
+    for (int k = 0; k < kept && k < capacity; k++) mutexes[k] = held[k];
+    return held_count;
+}
+
+static void note_held(pthread_mutex_t *mutex) {
+    if (held_count < max_held) held[held_count] = mutex;
+    held_count++;
+}
+
+static void note_unheld(pthread_mutex_t *mutex) {
+    if (__builtin_expect(held_count == 0, 1)) return;
+    int kept = held_count < max_held ? held_count : max_held;
+    for (int k = kept - 1; k >= 0; k--) {
+        if (held[k] != mutex) continue;
+        for (int j = k; j + 1 < kept; j++) held[j] = held[j + 1];
+        held_count--;
+        return;
+    }
+    if (held_count > max_held) held_count--;
+}
+
 static void note_runtime_acquired(pthread_mutex_t *mutex) {
     if (runtime_held_count < max_runtime_held) runtime_held[runtime_held_count] = mutex;
     runtime_held_count++;
@@ -224,24 +253,48 @@ void swift_once(void *predicate, swift_once_function function, void *context) {
 
 // MARK: Carrier threads, by kernel thread id: who may hold a mutex a carrier waits for.
 
-enum { max_carrier_threads = 1024 };
-static _Atomic pid_t carrier_threads[max_carrier_threads];
+// An open-addressing set of thread ids. Carriers abandoned by runs that ended while they were paused
+// (a deadlock leaves every one of its carriers so) stay in it for good: a process that explains a
+// deadlock runs it a thousand times and keeps thousands. Unregistering leaves a tombstone (-1).
+// Bounded: a process with more carrier threads than this would not run anyway (each holds a stack).
+enum { carrier_thread_slots = 1 << 16 };
+static _Atomic pid_t carrier_threads[carrier_thread_slots];
+
+static size_t thread_slot(pid_t tid) { return ((size_t)(uint32_t)tid * 2654435761u) & (carrier_thread_slots - 1); }
 
 void simrun_carrier_thread_register(void) {
     pid_t me = (pid_t)syscall(SYS_gettid);
-    for (int k = 0; k < max_carrier_threads; k++) {
-        pid_t expected = 0;
-        if (atomic_load_explicit(&carrier_threads[k], memory_order_relaxed) == me) return;
-        if (atomic_compare_exchange_strong(&carrier_threads[k], &expected, me)) return;
+    size_t slot = thread_slot(me);
+    for (size_t probe = 0; probe < carrier_thread_slots; probe++, slot = (slot + 1) & (carrier_thread_slots - 1)) {
+        pid_t seen = atomic_load_explicit(&carrier_threads[slot], memory_order_relaxed);
+        if (seen == me) return;
+        if (seen != 0 && seen != -1) continue;
+        if (atomic_compare_exchange_strong(&carrier_threads[slot], &seen, me)) return;
+        if (atomic_load_explicit(&carrier_threads[slot], memory_order_relaxed) == me) return;
     }
 }
 
 void simrun_carrier_thread_unregister(void) {
     pid_t me = (pid_t)syscall(SYS_gettid);
-    for (int k = 0; k < max_carrier_threads; k++) {
-        pid_t expected = me;
-        if (atomic_compare_exchange_strong(&carrier_threads[k], &expected, 0)) return;
+    size_t slot = thread_slot(me);
+    for (size_t probe = 0; probe < carrier_thread_slots; probe++, slot = (slot + 1) & (carrier_thread_slots - 1)) {
+        pid_t seen = atomic_load_explicit(&carrier_threads[slot], memory_order_relaxed);
+        if (seen == 0) return;
+        if (seen == me) {
+            atomic_store_explicit(&carrier_threads[slot], -1, memory_order_relaxed);
+            return;
+        }
     }
+}
+
+static int is_carrier_thread(pid_t tid) {
+    size_t slot = thread_slot(tid);
+    for (size_t probe = 0; probe < carrier_thread_slots; probe++, slot = (slot + 1) & (carrier_thread_slots - 1)) {
+        pid_t seen = atomic_load_explicit(&carrier_threads[slot], memory_order_relaxed);
+        if (seen == tid) return 1;
+        if (seen == 0) return 0;
+    }
+    return 0;
 }
 
 // Whether `mutex` is held by a carrier thread (the C library keeps the owner's thread id in it);
@@ -250,11 +303,7 @@ static int held_by_carrier(pthread_mutex_t *mutex) {
 #if defined(__GLIBC__)
     pid_t owner = __atomic_load_n(&mutex->__data.__owner, __ATOMIC_RELAXED);
     if (owner == 0) return 1;  // just released, or a kind without an owner: retry through the model
-    for (int k = 0; k < max_carrier_threads; k++) {
-        pid_t seen = atomic_load_explicit(&carrier_threads[k], memory_order_relaxed);
-        if (seen == owner) return 1;
-    }
-    return 0;
+    return is_carrier_thread(owner);
 #else
     (void)mutex;
     return 1;
@@ -292,6 +341,14 @@ static inline int is_point(const simrun_lock_hooks *hooks, int site) {
     return hooks->preempt && one_time_depth == 0 && simrun_lock_site_is_point(site);
 }
 
+// After a lock-point site's mutex was taken: an edge of the run's lock order from every lock the
+// carrier already holds (reported once per acquisition), then it is held.
+static inline void note_taken(const simrun_lock_hooks *hooks, pthread_mutex_t *mutex, const void *caller, int site) {
+    if (!hooks->track_order || one_time_depth != 0 || !simrun_lock_site_is_point(site)) return;
+    if (held_count > 0) call_hook(hooks, SIMRUN_LOCK_ORDER, mutex, caller, site);
+    note_held(mutex);
+}
+
 int pthread_mutex_lock(pthread_mutex_t *mutex) {
     const simrun_lock_hooks *hooks = bound_hooks;
     if (__builtin_expect(hooks == NULL, 1)) {
@@ -309,7 +366,9 @@ int pthread_mutex_lock(pthread_mutex_t *mutex) {
         atomic_fetch_add_explicit(&lock_points, 1, memory_order_relaxed);
         call_hook(hooks, SIMRUN_LOCK_ACQUIRE, mutex, caller, site);
     }
-    return acquire(hooks, mutex, caller, site);
+    int status = acquire(hooks, mutex, caller, site);
+    if (status == 0) note_taken(hooks, mutex, caller, site);
+    return status;
 }
 
 int pthread_mutex_trylock(pthread_mutex_t *mutex) {
@@ -327,7 +386,9 @@ int pthread_mutex_trylock(pthread_mutex_t *mutex) {
         atomic_fetch_add_explicit(&lock_points, 1, memory_order_relaxed);
         call_hook(hooks, SIMRUN_LOCK_ACQUIRE, mutex, caller, site);
     }
-    return fn(mutex);
+    int status = fn(mutex);
+    if (status == 0) note_taken(hooks, mutex, caller, site);
+    return status;
 }
 
 int pthread_mutex_unlock(pthread_mutex_t *mutex) {
@@ -336,6 +397,7 @@ int pthread_mutex_unlock(pthread_mutex_t *mutex) {
     const simrun_lock_hooks *hooks = bound_hooks;
     if (__builtin_expect(hooks != NULL, 0) && status == 0) {
         note_released(mutex);
+        note_unheld(mutex);
         if (hooks->waiters != NULL && *hooks->waiters > 0)
             call_hook(hooks, SIMRUN_LOCK_RELEASED, mutex, __builtin_return_address(0), SIMRUN_SITE_LIBRARY);
     }
@@ -356,6 +418,7 @@ int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
     if (status != 0) return status;
     int runtime = site == SIMRUN_SITE_RUNTIME;
     if (runtime) note_released(mutex);
+    note_unheld(mutex);
     if (hooks->waiters != NULL && *hooks->waiters > 0) call_hook(hooks, SIMRUN_LOCK_RELEASED, mutex, caller, site);
     call_hook(hooks, SIMRUN_LOCK_CONDITION_WAIT, cond, caller, site);
     if (runtime) {
@@ -363,7 +426,67 @@ int pthread_cond_wait(pthread_cond_t *cond, pthread_mutex_t *mutex) {
         if (status == 0) note_runtime_acquired(mutex);
         return status;
     }
-    return acquire(hooks, mutex, caller, site);
+    status = acquire(hooks, mutex, caller, site);
+    if (status == 0) note_taken(hooks, mutex, caller, site);
+    return status;
+}
+
+typedef int (*mutex_init_fn)(pthread_mutex_t *, const pthread_mutexattr_t *);
+static _Atomic(mutex_init_fn) real_init;
+
+// Where the mutex being initialised was made: return addresses read from the frame-pointer chain,
+// which Swift code keeps (Foundation's unwind tables stop the C library's unwinder inside
+// NSRecursiveLock's initialiser). Read while the INIT hook runs (`simrun_lock_init_frames`).
+enum { max_init_frames = 12 };
+static __thread const void *init_frames[max_init_frames] __attribute__((tls_model("initial-exec")));
+static __thread int init_frame_count __attribute__((tls_model("initial-exec")));
+
+// Async frames mark their saved frame pointer with bit 60 (the Swift async extended frame).
+#define SIMRUN_LOCK_FRAME_MASK (~((uintptr_t)1 << 60))
+
+__attribute__((noinline)) static int frame_chain(const void **frames, void *const *frame, int capacity) {
+    int count = 0;
+    while (count < capacity) {
+        frames[count++] = frame[1];
+        void *const *next = (void *const *)((uintptr_t)frame[0] & SIMRUN_LOCK_FRAME_MASK);
+        if ((uintptr_t)next <= (uintptr_t)frame || (uintptr_t)next - (uintptr_t)frame > (1u << 20) ||
+            ((uintptr_t)next & (sizeof(void *) - 1)))
+            break;
+        frame = next;
+    }
+    return count;
+}
+
+int simrun_lock_init_frames(const void **frames, int capacity) {
+    int count = init_frame_count < capacity ? init_frame_count : capacity;
+    for (int k = 0; k < count; k++) frames[k] = init_frames[k];
+    return count;
+}
+
+// Where a mutex is made names its class in a run's lock order: every `NSLock()` of one property of
+// one type is one class, as Linux's lock validator names classes by where locks are initialised.
+int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attributes) {
+    mutex_init_fn fn = atomic_load_explicit(&real_init, memory_order_acquire);
+    if (__builtin_expect(fn == NULL, 0)) {
+        if (atomic_load(&resolving) && atomic_load(&real_unlock) == NULL) {
+            memset(mutex, 0, sizeof *mutex);  // inside dlsym's own first call: a default mutex
+            return 0;
+        }
+        fn = (mutex_init_fn)dlsym(RTLD_NEXT, "pthread_mutex_init");
+        atomic_store_explicit(&real_init, fn, memory_order_release);
+    }
+    int status = fn(mutex, attributes);
+    const simrun_lock_hooks *hooks = bound_hooks;
+    if (__builtin_expect(hooks != NULL, 0) && status == 0 && hooks->track_order && one_time_depth == 0) {
+        const void *caller = __builtin_return_address(0);
+        int site = site_of(hooks, caller);
+        if (simrun_lock_site_is_point(site)) {
+            init_frame_count = frame_chain(init_frames, (void *const *)__builtin_frame_address(0), max_init_frames);
+            call_hook(hooks, SIMRUN_LOCK_INIT, mutex, caller, site);
+            init_frame_count = 0;
+        }
+    }
+    return status;
 }
 
 int pthread_cond_signal(pthread_cond_t *cond) {

@@ -1,4 +1,5 @@
 import SimCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -34,6 +35,10 @@ public enum UnrulyCounter {
             ),
             .init("spinning", "a poller reposts itself forever: ends at the step limit"),
             .init("ticking", "a timer rearms itself forever: ends at the virtual-time limit"),
+            .init(
+                "stuck",
+                "on schedules where one write landed between the reads and the other write, a job never returns (a loop that never yields): only real time ends it"
+            ),
         ],
         limits: RunLimits(maxSteps: 1_000, maxVirtualNanoseconds: 60_000_000_000)
     ) { simulation, variant in
@@ -84,6 +89,16 @@ public enum UnrulyCounter {
         case "ticking":
             func tick() { simulation.after(.seconds(1), "tick") { tick() } }
             tick()
+        case "stuck":
+            // Deliberately wrong: when worker.b writes first (never in fifo order), a job spins on a
+            // flag nothing ever sets.
+            simulation.post(on: "poller", "watch") {
+                simulation.post(on: "poller", "check") {
+                    guard counter.writes == 1, counter.value == 1, counter.reads == 2 else { return }
+                    let flag = Atomic<Bool>(false)
+                    while !flag.load(ordering: .relaxed) {}
+                }
+            }
         default:
             break
         }

@@ -189,6 +189,12 @@ struct ExplorationRun: Sendable {
             outcome.issues.append("explored \(scenario.name)/\(chosen) and ran no schedule (seeds \(seeds))")
             return outcome
         }
+        // Locks taken in both orders are a finding of their own, deadlocked run or not (`--preempt`).
+        for potential in result.potentialDeadlocks where result.findings.first(where: { $0.kind == .failure }) == nil {
+            outcome.issues.append(
+                "\(scenario.name)/\(chosen): potential deadlock: \(potential.description)"
+                    + (potential.traces.isEmpty ? "" : "; traces: " + potential.traces.joined(separator: ", ")))
+        }
         // Without keepGoing the campaign keeps the failure with the lowest seed only.
         guard let finding = result.findings.first(where: { $0.kind == .failure }) else { return outcome }
         guard let path = finding.path else {

@@ -65,59 +65,64 @@ import Testing
         #expect(matching.isEmpty, "\(matching)")
     }
 
-    // MARK: The crash shrinker's rule
+    // MARK: The same crash (CrashPlace), across build configurations
 
-    private static let target = CrashShrink.Place(
-        signature: FailureSignature(.crashed("stale write: worker.a read 1, counter is now 2")),
-        runningJob: "worker.a/write#1")
+    private static let jobs: [String?] = [nil, "worker.a/write", "worker.b/write"]
+    private static let functionLists: [[String]] = [
+        [], ["f"], ["g"], ["f", "main"], ["g", "f"], ["h", "g", "main"],
+    ]
+    private static let trapMessages: [String?] = [
+        nil, "Precondition failed: stale write 1", "Precondition failed: stale write 7", "Fatal error: index out of range",
+    ]
 
-    /// Candidate places: the same crash, the same with other numbers, another message, another
-    /// oracle; in the same job (same or other ordinal), another label, another lane, or no job.
-    private static let places: [CrashShrink.Place?] = {
-        let signatures = [
-            FailureSignature(.crashed("stale write: worker.a read 1, counter is now 2")),
-            FailureSignature(.crashed("stale write: worker.a read 5, counter is now 9")),
-            FailureSignature(.crashed("index out of range")),
-            FailureSignature(.fail(oracle: "no lost update", message: "stale write: worker.a read 1, counter is now 2")),
-        ]
-        let jobs: [String?] = ["worker.a/write#1", "worker.a/write#3", "worker.a/read#1", "worker.b/write#1", nil]
-        return [nil] + RuleTable.product(signatures, jobs).map { CrashShrink.Place(signature: $0, runningJob: $1) }
-    }()
-
-    @Test func theShrinkerKeepsOnlyTheSameCrashAndOnlyWhenSmaller() {
-        let original = ShrinkCounts(decisions: 9, nonFifo: 4, events: 100, steps: 40)
-        let sizes: [ShrinkCounts?] =
-            [nil]
-            + RuleTable.product([3, 4, 5], [99, 100, 101]).map {
-                ShrinkCounts(decisions: 9, nonFifo: $0, events: $1, steps: 40)
-            }
-        let cases = RuleTable.product([true, false], Self.places, sizes, [true, false])
-        // From the doc: the same trap message (numbers aside) in the same job (lane and label).
-        func samePlace(_ place: CrashShrink.Place) -> Bool {
-            place.signature.oracle == "crashed" && place.signature.shape == Self.target.signature.shape
-                && place.job == "worker.a/write"
+    private static var places: [CrashPlace] {
+        RuleTable.product(jobs, functionLists, trapMessages).map {
+            CrashPlace(job: $0.0, functions: $0.1, message: $0.2)
         }
+    }
+
+    @Test func twoCrashesAreTheSameExactlyWhenTheDocumentedRuleSaysSo() {
+        // The reference, from CrashPlace's documentation: the same job (or none); where both have a
+        // runtime message, the same message numbers aside; where both name functions, the innermost
+        // of one among the other's; where neither can be compared, the job alone decides.
+        func shape(_ message: String?) -> String? {
+            message.map { text in
+                var out = ""
+                var digit = false
+                for character in text {
+                    if character.isNumber { if !digit { out += "#" } } else { out.append(character) }
+                    digit = character.isNumber
+                }
+                return out
+            }
+        }
+        let originals = RuleTable.product(Self.jobs, Self.functionLists, Self.trapMessages)
         let wrong = RuleTable.disagreements(
-            cases, describe: { "crashed \($0.0), \(String(describing: $0.1)), \(String(describing: $0.2)), anySize \($0.3)" },
-            decide: { crashed, place, counts, anySize in
-                CrashShrink.keeps(
-                    crashed: crashed, at: place, target: Self.target, counts: counts, original: original, anySize: anySize)
+            RuleTable.product(originals, originals),
+            describe: { "\($0.0) vs \($0.1)" },
+            decide: { pair in
+                CrashPlace(job: pair.0.0, functions: pair.0.1, message: pair.0.2)
+                    .isSameCrash(as: CrashPlace(job: pair.1.0, functions: pair.1.1, message: pair.1.2))
             },
-            reference: { crashed, place, counts, anySize in
-                guard crashed, let place, samePlace(place) else { return false }
-                if anySize { return true }
-                guard let counts else { return false }
-                return counts.nonFifo < 4 || (counts.nonFifo == 4 && counts.events < 100)
+            reference: { pair in
+                let (a, b) = pair
+                guard a.0 == b.0 else { return false }
+                if let left = shape(a.2), let right = shape(b.2), left != right { return false }
+                if let inner = a.1.first, let otherInner = b.1.first {
+                    return b.1.contains(inner) || a.1.contains(otherInner)
+                }
+                return true
             })
         #expect(wrong.isEmpty, "\(wrong)")
     }
 
-    @Test func aPlaceLeavesTheJobsOrdinalOut() {
-        let a = CrashShrink.Place(signature: FailureSignature(.crashed("x 1")), runningJob: "lane/label#1")
-        let b = CrashShrink.Place(signature: FailureSignature(.crashed("x 2")), runningJob: "lane/label#7")
-        #expect(a == b && a.job == "lane/label")
-        #expect(CrashShrink.Place(signature: a.signature, runningJob: "lane/other#1") != a)
-        #expect(CrashShrink.Place(signature: a.signature, runningJob: nil).job == nil)
+    @Test func theSameCrashIsSymmetricAndReflexive() {
+        for place in Self.places {
+            #expect(place.isSameCrash(as: place), "\(place)")
+            for other in Self.places {
+                #expect(place.isSameCrash(as: other) == other.isSameCrash(as: place), "\(place) / \(other)")
+            }
+        }
     }
 
     // MARK: A saved finding re-checked in a new process

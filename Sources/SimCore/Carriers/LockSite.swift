@@ -53,6 +53,35 @@ enum LockSite {
         return runtime ?? library
     }
 
+    /// Where a mutex initialised from `caller` was made, as a lock class: the first function of the
+    /// user's own above `pthread_mutex_init` (`DependencyCache.init()`: every `NSLock()` of one stored
+    /// property is one class), and, when that function is generic — a lock wrapper such as
+    /// `ManagedCriticalState<State>.init` makes the locks of many owners — the owner that called it
+    /// too (`ManagedCriticalState.init(_:) in AsyncChannel.init()`). Nil when none can be named.
+    static func madeIn(caller: UnsafeRawPointer?, site: Int32) -> String? {
+        var buffer = [UnsafeRawPointer?](repeating: nil, count: 12)
+        let count = Int(simrun_lock_init_frames(&buffer, 12))
+        var names: [String] = []
+        for frame in buffer.prefix(count) {
+            guard let frame, simrun_address_is_program(frame) == 1, let symbol = CodeSymbol.at(frame - 1) else {
+                continue
+            }
+            if case .jobRunner = role(of: symbol) { break }
+            guard case .user = role(of: symbol), !symbol.demangled.contains("__allocating_init") else { continue }
+            let name = CreationFrame.spelled(symbol.function)
+            if names.last != name { names.append(name) }
+            if names.count == 2 || !isGeneric(symbol) { break }
+        }
+        return names.isEmpty ? nil : names.joined(separator: " in ")
+    }
+
+    /// Whether a function belongs to a generic type or is generic itself (`Box<A>.init`, `f<A>(_:)`).
+    private static func isGeneric(_ symbol: CodeSymbol) -> Bool {
+        let demangled = symbol.demangled
+        let head = demangled.firstIndex(of: "(").map { demangled[..<$0] } ?? Substring(demangled)
+        return head.contains("<")
+    }
+
     /// Where `frame` (a return address) is, as a person names the function: `Feed.next(){1}`,
     /// `withTaskCancellationHandler(operation:onCancel:isolation:)`, `swift_task_cancel`.
     static func function(at frame: UnsafeRawPointer) -> String? {
