@@ -567,8 +567,12 @@ def report(mutants: list[Mutant], arguments: argparse.Namespace, seconds: float,
     scope = ""
     if arguments.sample:
         scope = f", a sample of {arguments.sample} (seed {arguments.seed}) of {population} {kind} mutants"
+    timed_out = [m for m in killed if "timed out" in m.detail]
     lines = ["", f"## Mutation score ({kind}{scope}): {len(killed)} of {scored} killed ({score:.1f}%), "
                  f"threshold {arguments.threshold:g}%",
+             f"of the killed, {len(timed_out)} only by a timeout (--timeout {arguments.timeout:g} s: on a loaded "
+             f"machine that may be the load, not the mutant; re-run them with --only)"
+             + (": " + ", ".join(m.id for m in timed_out) if timed_out else ""),
              f"{len(mutants)} mutants: {len(killed)} killed, {len(survived)} survived, {len(unviable)} unviable "
              f"(do not compile), {len(equivalent)} equivalent (not run), {len(not_run)} not run (time budget), "
              f"{len(broken)} not applied or not testable; {seconds / 60:.1f} min", ""]
