@@ -30,6 +30,8 @@ public enum SharedDependencyDeadlock {
         ) { simulation, variant in
             let dependencies = DependencyCache()
             let references = PersistentReferences(buildsUnderLock: variant == "buggy")
+            simulation.sometimes("the settings dependency was cached first") { dependencies.firstKey == "settingsClient" }
+            simulation.sometimes("the file-storage dependency was cached first") { dependencies.firstKey == "fileStorage" }
             // A dependency whose live value holds a @Shared("settings") (Thread 1 of the issue).
             let settings = Task {
                 dependencies.value("settingsClient") { references.reference("settings") { "defaults" } }
@@ -51,6 +53,8 @@ public enum SharedDependencyDeadlock {
 final class DependencyCache: @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var cached: [String: String] = [:]
+    /// The first key whose live value was cached (read between jobs).
+    private(set) var firstKey: String?
 
     func value(_ key: String, live: () -> String) -> String {
         lock.lock()
@@ -58,6 +62,7 @@ final class DependencyCache: @unchecked Sendable {
         if let value = cached[key] { return value }
         let value = live()
         cached[key] = value
+        if firstKey == nil { firstKey = key }
         return value
     }
 }

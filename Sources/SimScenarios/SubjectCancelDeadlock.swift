@@ -12,14 +12,14 @@ import SimCore
 ///
 /// `buggy` yields under the lock (AsyncExtensions, Vexil before PR #154, supabase-swift 2.43.0): with
 /// lock preemption a send paused at its yield while a cancel holds the status lock is a deadlock,
-/// named with both locks and who holds each. `reordering` is supabase-swift's first fix (PR #1155):
+/// named with both locks and who holds each. `buggy-reorder` is supabase-swift's first fix (PR #1155):
 /// snapshot the subscribers under the lock, yield after releasing it — no deadlock, but two sends can
 /// now deliver out of order (the `delivered-in-order` oracle). `fixed` is its second (PR #1156): a FIFO
 /// turnstile of tickets taken under the lock, so deliveries leave in the order their sends took the
 /// lock. Without `--preempt` every job runs to its end and every variant passes. No `Thread.sleep`
 /// widens the window: the schedule does.
 public enum SubjectCancelDeadlock {
-    /// The scenario: `buggy`, `reordering`, `fixed`.
+    /// The scenario: `buggy`, `buggy-reorder`, `fixed`.
     public static let scenario: Scenario = {
         var scenario = Scenario.async(
             name: "subject-cancel-deadlock",
@@ -29,7 +29,7 @@ public enum SubjectCancelDeadlock {
                 + " supabase-swift #1154) — needs --preempt",
             variants: [
                 .init("buggy", "send yields to subscribers while holding the subject's lock"),
-                .init("reordering", "PR #1155: yields after releasing the lock; two sends can deliver out of order"),
+                .init("buggy-reorder", "PR #1155: yields after releasing the lock; two sends can deliver out of order"),
                 .init("fixed", "PR #1156: yields after releasing the lock, in ticket order (a FIFO turnstile)"),
             ],
             limits: RunLimits(maxSteps: 4_000),
@@ -37,11 +37,17 @@ public enum SubjectCancelDeadlock {
         ) { simulation, variant in
             let order = simulation.deliveryOrder("delivered-in-order", of: Int.self)
             let subject = ValueSubject(
-                delivery: variant == "buggy" ? .underLock : variant == "reordering" ? .afterUnlock : .turnstile,
+                delivery: variant == "buggy" ? .underLock : variant == "buggy-reorder" ? .afterUnlock : .turnstile,
                 order: order)
             let stream = subject.subscribe()
+            let received = ReceivedCount()
+            simulation.sometimes("a value reached the subscriber before its cancellation") { received.count > 0 }
+            simulation.sometimes("both values reached the subscriber") { received.count == 2 }
             let subscriber = Task {
-                for await value in stream { order.delivered(value, to: "the subscriber") }
+                for await value in stream {
+                    order.delivered(value, to: "the subscriber")
+                    received.count += 1
+                }
             }
             let senders = [1, 2].map { value in Task { subject.send(value) } }
             let canceller = Task { subscriber.cancel() }
@@ -54,6 +60,11 @@ public enum SubjectCancelDeadlock {
         scenario.bugNeeds = .preemptLocks
         return scenario
     }()
+}
+
+/// Values the subscriber received (read between jobs).
+final class ReceivedCount: @unchecked Sendable {
+    var count = 0
 }
 
 /// A current-value-less subject (a `PassthroughSubject`): subscribers are `AsyncStream` continuations
