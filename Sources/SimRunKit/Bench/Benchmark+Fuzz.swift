@@ -64,7 +64,7 @@ extension Benchmark {
     }
 
     /// What isolating runs costs, measured in one run on the same seeds' kind of work: schedules/s on
-    /// one thread in this process, in one long-lived worker process (`_worker`, running schedules
+    /// one thread in this process, in one long-lived worker process (a `ChildJob.work` child, running schedules
     /// until one traps, then replaced: what `simrun fuzz` does), and with one child process per
     /// schedule (the same worker, started for one seed at a time). The first row is the long-lived
     /// worker against in process; the second, the long-lived worker against a child per schedule.
