@@ -109,10 +109,11 @@ package enum OutputPath {
 
     private static func probe(_ directory: String) throws(SimEngineError) {
         let name = "\(directory)/.simrun-probe-\(getpid())"
-        let fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else {
-            let code = errno
-            throw SimEngineError(.cannotWrite, "cannot write in \(directory): \(systemMessage(code))")
+        let fd: Int32
+        do {
+            fd = try SystemIO.open(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        } catch {
+            throw SimEngineError(.cannotWrite, "cannot write in \(directory): \(error)")
         }
         close(fd)
         unlink(name)
@@ -138,17 +139,7 @@ package func makeScratchDirectory(prefix: String, in base: String? = nil) throws
 /// Removes `path` and everything under it (a scratch directory made with `makeScratchDirectory`);
 /// what cannot be removed is left (a scratch directory is never worth failing a command for).
 package func removeScratchDirectory(_ path: String) {
-    if let directory = opendir(path) {
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
-                }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(directory)
+    if let names = SystemIO.directoryNames(path) {
         for name in names { removeScratchDirectory("\(path)/\(name)") }
         rmdir(path)
     } else {

@@ -67,6 +67,8 @@ package enum Interruption {
             _ = simrun_children_kill_all()
             let message: StaticString =
                 "\nsimrun: interrupted; stopped before the end, no output file was left half-written\n"
+            // The raw call, not SystemIO: only async-signal-safe calls belong in a signal handler
+            // (no allocation, no retry loop), and this one line may be lost without harm.
             _ = write(2, message.utf8Start, message.utf8CodeUnitCount)
             _exit(128 + SIGINT)  // as shells report a Ctrl-C (SimRunKit's ExitStatus.interrupted)
         }

@@ -153,6 +153,21 @@ package enum SystemIO {
         }
     }
 
+    /// The names in `directory` (not `.` and `..`), sorted (never the file system's order); nil when
+    /// it cannot be read. The one directory lister.
+    package static func directoryNames(_ directory: String) -> [String]? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// The whole file at `path` (at most `limit` bytes; `fileTooLarge` past it): the one whole-file
     /// reader.
     package static func readFile(_ path: String, limit: Int) throws(Errno) -> [UInt8] {
