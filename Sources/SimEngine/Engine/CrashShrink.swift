@@ -57,7 +57,7 @@ package enum CrashShrink {
         var low = 0
         var high = input.tape.count
         var found: Int?
-        let scratch = DeterminismCheck.temporaryTracePath("crash-shrink")
+        let scratch = try DeterminismCheck.temporaryTracePath("crash-shrink")
         defer { unlink(scratch) }
         while low < high {
             let middle = low + (high - low) / 2
@@ -72,6 +72,9 @@ package enum CrashShrink {
         // The whole schedule kept when no shorter prefix crashed there smaller (it must crash there).
         // Recorded beside `path` and renamed over it: `path` may be the trace shrunk (fuzz shrinks in place).
         let written = path + ".shrinking"
+        // Removed if a signal ends the command while the child records it.
+        let pending = PendingFiles.add(written)
+        defer { PendingFiles.remove(pending) }
         guard try attempt(found ?? input.tape.count, to: written, anySize: true) else {
             unlink(written)
             return nil

@@ -139,7 +139,7 @@ extension Explainer {
     package func explainCrash(progress: (Int, Int) -> Void = { _, _ in }) throws(SimEngineError) -> Explanation {
         let tape = input.tape
         let times = try Self.decisionTimes(path: input.path)
-        let scratch = DeterminismCheck.temporaryTracePath("crash-explain")
+        let scratch = try DeterminismCheck.temporaryTracePath("crash-explain")
         defer { unlink(scratch) }
         var rates: [Int] = []
         for keep in 0...tape.count {

@@ -104,6 +104,9 @@ extension ChildProcess {
                 .usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
         let executable = other ?? Self.executable
+        // swift-subprocess 1.0.2 traps (`FileDescriptor … was not closed`) when it runs out of
+        // descriptors part-way through setting a child up: make sure there is room first.
+        try ensureFreeDescriptors(16)
         var options = PlatformOptions()
         // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops children.
         options.processGroupID = 0
@@ -121,6 +124,7 @@ extension ChildProcess {
             return try await withThrowingTaskGroup(of: (TerminationStatus, Out.OutputType, Err.OutputType)?.self) {
                 group in
                 group.addTask {
+                    defer { started.finished() }
                     let result = try await Subprocess.run(
                         configuration, input: .array(input), output: output, error: error,
                         body: { execution in started.set(execution.processIdentifier.value) })
@@ -192,11 +196,23 @@ extension ChildProcess {
     }
 }
 
-/// The process id of a child once it started, for the timeout to kill it.
+/// The process id of a child once it started, for the timeout to kill it (and `ChildRegistry`, for a
+/// signal ending the command to end it too).
 private final class StartedProcess: Sendable {
     private let pid = Mutex<pid_t?>(nil)
+    private let registration = Mutex<Int?>(nil)
 
-    func set(_ value: pid_t) { pid.withLock { $0 = value } }
+    func set(_ value: pid_t) {
+        pid.withLock { $0 = value }
+        let slot = ChildRegistry.add(value)
+        registration.withLock { $0 = slot }
+    }
+
+    /// The child ended and was waited for.
+    func finished() {
+        ChildRegistry.remove(registration.withLock { $0 })
+        registration.withLock { $0 = nil }
+    }
 
     /// Kills the child if it started (the timeout ran out before it ended).
     func kill() { signal(SIGKILL) }
@@ -216,6 +232,23 @@ private final class ResultBox<T: Sendable>: Sendable {
 
     func get() -> Result<T, any Error> {
         value.withLock { $0 } ?? .failure(CancellationError())
+    }
+}
+
+/// Fails with `cannot write` (73) naming the descriptor limit when fewer than `count` descriptors
+/// can be opened now.
+private func ensureFreeDescriptors(_ count: Int) throws(SimEngineError) {
+    var opened: [Int32] = []
+    defer { for fd in opened { close(fd) } }
+    for _ in 0..<count {
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw SimEngineError(
+                .cannotWrite,
+                "cannot start a child process: \(Errno(rawValue: code))\(ChildProcess.limitHint(code))")
+        }
+        opened.append(fd)
     }
 }
 

@@ -28,7 +28,7 @@ package enum DeterminismCheck {
         } catch {
             throw TraceInput.failure(error)
         }
-        let path = temporaryTracePath("recheck")
+        let path = try temporaryTracePath("recheck")
         defer { unlink(path) }
         let again = try IsolatedRecording(
             scenario: header.scenario, variant: header.variant, strategy: header.strategy,
@@ -41,9 +41,9 @@ package enum DeterminismCheck {
         return Verdict(again: again, divergence: divergence)
     }
 
-    /// A fresh trace path under the temporary directory.
-    package static func temporaryTracePath(_ purpose: String) -> String {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        return "\(directory)/simrun-\(purpose)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).simtrace"
+    /// A fresh trace path in this process's temporary directory (`TemporaryDirectory`), which a
+    /// signal ending the command removes; fails, naming `TMPDIR`, when there is none to write in.
+    package static func temporaryTracePath(_ purpose: String) throws(SimEngineError) -> String {
+        try TemporaryDirectory.tracePath(purpose)
     }
 }
