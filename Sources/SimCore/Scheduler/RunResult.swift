@@ -18,4 +18,7 @@ public struct RunResult: Sendable {
     public var goals: [String]
     /// Where a replayed tape could not be followed (empty when it was followed exactly).
     public var strategyNotes: [String]
+    /// The run's lock order under `--preempt`: each pair of lock classes one carrier held and took,
+    /// once (empty off carriers). A campaign looks for both orders of a pair across its runs.
+    public var lockOrder: [LockOrderEdge] = []
 }

@@ -22,6 +22,8 @@ package protocol CampaignBoard: AnyObject, Sendable {
     func addRun(_ worker: Int, _ result: RunResult)
     /// Records a failing run of `worker` at seed index `index` (`signature` is `FailureSignature.id`).
     func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64)
+    /// Records the lock order the run of `seed` took (`--preempt`; called only when it took one).
+    func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge])
     /// What every worker ran and found so far.
     func tally() -> CampaignTally
 }
@@ -34,6 +36,8 @@ package struct CampaignTally: Sendable {
     package var goalCounts: [Int]
     /// The distinct failures, each with what the lowest seed's run left.
     package var findings: FindingsTable<RunEvidence>
+    /// The lock orders the runs took (`--preempt`), each pair of classes with its lowest seed.
+    package var lockOrder = LockOrderTable()
 
     package init(runs: Int, goalCounts: [Int], findings: FindingsTable<RunEvidence>) {
         self.runs = runs

@@ -20,6 +20,7 @@ package final class ThreadBoard: CampaignBoard {
         var runs = 0
         var goals: GoalTally
         var findings = FindingsTable<RunEvidence>()
+        var lockOrder = LockOrderTable()
     }
 
     /// A board for `workers` threads of a plan with `goals` coverage goals.
@@ -53,17 +54,25 @@ package final class ThreadBoard: CampaignBoard {
         }
     }
 
+    package func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge]) {
+        _ = lanes[worker].state.withLock { $0.lockOrder.add(edges, seed: seed) }
+    }
+
     package func tally() -> CampaignTally {
         var runs = 0
         var goalTally = GoalTally(goals: goals)
         var findings = FindingsTable<RunEvidence>()
+        var lockOrder = LockOrderTable()
         for lane in lanes {
             lane.state.withLock { state in
                 runs += state.runs
                 goalTally.add(state.goals)
                 findings.merge(state.findings)
+                lockOrder.merge(state.lockOrder)
             }
         }
-        return CampaignTally(runs: runs, goalCounts: goalTally.counts(for: goals), findings: findings)
+        var tally = CampaignTally(runs: runs, goalCounts: goalTally.counts(for: goals), findings: findings)
+        tally.lockOrder = lockOrder
+        return tally
     }
 }

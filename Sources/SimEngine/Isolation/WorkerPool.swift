@@ -23,6 +23,8 @@ final class WorkerPool {
     /// Failures printed by workers whose board slots were full, and crashes; the rest is on the board.
     private var offBoard = FindingsTable<RunEvidence>()
     private var crashedRuns = 0
+    /// Lock orders the workers printed.
+    private var lockOrder = LockOrderTable()
     private(set) var interrupted = false
 
     /// How much of a worker's stderr is kept: the trap message is the last thing a dying worker prints.
@@ -62,6 +64,10 @@ final class WorkerPool {
             switch stream {
             case .stdout:
                 worker.stdout.append(bytes) { line in
+                    if let order = LockOrderLine(parsing: line) {
+                        lockOrder.note(order.sighting)
+                        return
+                    }
                     guard let failure = FailureLine(parsing: line) else { return }
                     if !keepGoing { board.lowerStopSeed(to: failure.seed) }
                     offBoard.record(
@@ -89,7 +95,9 @@ final class WorkerPool {
         guard termination != .exited(0) else { return }
         let stderr = String(decoding: worker.stderrTail, as: UTF8.self)
         guard let index = board.inFlight(w) else {
-            let why = ChildProcess.trapMessage(in: stderr) ?? stderr.split(separator: "\n").last.map(String.init)
+            let why =
+                ChildProcess.trapMessage(in: stderr)
+                ?? stderr.split(separator: "\n").last { !$0.hasPrefix("simrun-trap-frames:") }.map(String.init)
             throw SimEngineError(.failed, "fuzz worker \(w) \(termination) before running a seed: \(why ?? "")")
         }
         board.setInFlight(w, nil)
@@ -112,6 +120,7 @@ final class WorkerPool {
         var tally = board.tally()
         tally.runs += crashedRuns
         tally.findings.merge(offBoard)
+        tally.lockOrder.merge(lockOrder)
         return tally
     }
 }

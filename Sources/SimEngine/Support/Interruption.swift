@@ -1,3 +1,4 @@
+import CSimInterpose
 import SimTrace
 import Synchronization
 
@@ -18,7 +19,7 @@ import Synchronization
 ///   from `SimRun.main`: the first signal ends the process.
 ///
 /// Ending the process is done by a thread of its own, woken by the handler (which only writes a
-/// byte to a pipe): it stops the children the command started (`ChildRegistry`: SIGTERM, then
+/// byte to a pipe): it stops the children the command started (children.c's table: SIGTERM, then
 /// SIGKILL a moment later), removes the temporary files and directories once nothing writes there
 /// any more (`PendingFiles`, `TemporaryDirectory`), prints the `--json` document when the command
 /// promised one (`armDocument`, marked partial) and the interruption line naming the program as it
@@ -103,7 +104,6 @@ package enum Interruption {
 
     private static func installHandlers() {
         PendingFiles.prepare()
-        ChildRegistry.prepare()
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") } ?? "simrun"
         if line.load(ordering: .acquiring) == 0 {
             line.store(
@@ -144,6 +144,8 @@ package enum Interruption {
     /// Ends the process: the async-signal-safe part (callable from a handler).
     private static func endNow() -> Never {
         ending.store(true, ordering: .releasing)
+        // Children run in process groups of their own: none may outlive us (children.c).
+        _ = simrun_children_kill_all()
         PendingFiles.removeAll()
         let taken = document.exchange(1, ordering: .acquiringAndReleasing)
         if taken > 1 { writeBlock(taken, to: 1) }
@@ -168,7 +170,7 @@ package enum Interruption {
             // No new temporary file from here (the command's thread goes on until the exit); the
             // children are ended before their directories are removed, so none writes there after.
             PendingFiles.close()
-            ChildRegistry.endAll()
+            endChildren()
             TemporaryDirectory.removeAll()
             endNow()
         }
@@ -178,6 +180,15 @@ package enum Interruption {
             close(fds[0])
             close(fds[1])
         }
+    }
+
+    /// Ends every child the command started (their process groups): SIGTERM first — a child of
+    /// simrun then removes the files it was writing — and SIGKILL for those still there a second later.
+    private static func endChildren() {
+        guard simrun_children_signal_all(SIGTERM) > 0 else { return }
+        // A child that ended stays listed until the thread that started it has waited for it.
+        for _ in 0..<100 where simrun_children_alive() > 0 { usleep(10_000) }
+        _ = simrun_children_kill_all()
     }
 
     /// A block holding `text`'s bytes after a word with their count (never freed).
