@@ -23,10 +23,14 @@ public struct Timeline {
     /// Renders the trace, one line at a time to `line`.
     public func write(to line: (String) -> Void) throws(TraceError) {
         let names = { (text: String) in fullTaskNames ? text : ShortTaskNames.shorten(text) }
-        try render { line(names($0)) } lane: { names($0) }
+        try render(to: { line(names($0)) }, verdict: line, lane: names)
     }
 
-    private func render(to line: (String) -> Void, lane name: (String) -> String) throws(TraceError) {
+    /// Renders with `line` for the timeline's lines, `verdict` for the footer's (the verdict message as
+    /// recorded, as every other command prints it), `name` for lane names.
+    private func render(to line: (String) -> Void, verdict: (String) -> Void, lane name: (String) -> String)
+        throws(TraceError)
+    {
         let header = reader.header
         line(
             "trace \(header.scenario)/\(header.variant)  seed \(header.seed)  strategy \(header.strategy)  simrun \(header.toolVersion)"
@@ -90,9 +94,9 @@ public struct Timeline {
         }
         if hidden > 0 { line("  … \(hidden) more events (raise --limit)") }
         if let footer {
-            let verdict = footer.verdict.isFailure ? "FAIL — \(footer.verdict)" : "pass"
-            line(
-                "verdict: \(verdict)\n\(footer.eventCount) events, \(footer.decisionCount) decisions (\(deviations) differ from fifo), \(footer.steps) steps, ends at \(EventText.time(footer.endTime)), digest \(footer.digest)"
+            let outcome = footer.verdict.isFailure ? "FAIL — \(footer.verdict)" : "pass"
+            verdict(
+                "verdict: \(outcome)\n\(footer.eventCount) events, \(footer.decisionCount) decisions (\(deviations) differ from fifo), \(footer.steps) steps, ends at \(EventText.time(footer.endTime)), digest \(footer.digest)"
             )
         } else {
             line("verdict: none — the trace is truncated after its last checkpoint")
