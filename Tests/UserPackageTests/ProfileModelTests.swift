@@ -45,6 +45,37 @@ import Testing
         #expect(rerun?.failure?.verdict == failure.verdict)
     }
 
+    /// TestingAViewModel.md's "When it fails" block is the issue `theLatestSelectionWins` records on
+    /// the buggy model, line for line (the failure directory's path shown as `…/`), and its trace
+    /// line says what shrinking reduced — departures from fifo — never a total that reads as growth
+    /// (report 2026-11-28, F8: "decisions 6 → 8").
+    @Test func theArticlesFailureIsTheIssueRecorded() async throws {
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/SimTesting/SimTesting.docc/TestingAViewModel.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let after = try #require(text.range(of: "With `staleLoads: .shown` the same test fails"))
+        let open = try #require(text.range(of: "```\n", range: after.upperBound..<text.endIndex))
+        let close = try #require(text.range(of: "\n```", range: open.upperBound..<text.endIndex))
+        let shown = String(text[open.upperBound..<close.lowerBound])
+
+        let directory = try makeTemporaryDirectory("profile-article")
+        let failures = directory.appendingPathComponent("simrun-failures").path
+        let recorded = Mutex<[String]>([])
+        await withKnownIssue {
+            await simulate("theLatestSelectionWins()", seeds: 0..<500, failureDirectory: failures) {
+                @MainActor sim in await selectTwoProfiles(sim, staleLoads: .shown)
+            }
+        } matching: { issue in
+            recorded.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+            return true
+        }
+        let issues = recorded.withLock { $0 }
+        #expect(issues.count == 1, "\(issues)")
+        let actual = (issues.first ?? "").replacingOccurrences(of: directory.path + "/", with: "…/")
+        #expect(actual == shown, "the article shows:\n\(shown)\nthe test records:\n\(actual)")
+        #expect(actual.contains("(shrunk: non-fifo decisions "), "\(actual)")
+    }
+
     @Test func theFixedModelPasses500SeedsWithNoEscape() async {
         let exploration = await simulate(seeds: 0..<500) { @MainActor sim in
             await selectTwoProfiles(sim, staleLoads: .dropped)
