@@ -223,7 +223,7 @@ struct ExplorationRun: Sendable {
         outcome.exploration.failure = failure
         var lines = [
             "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(strategy)): \(failure.verdict)",
-            "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
+            "  trace:  \(failure.tracePath) (\(Self.shrinkNote(finding)))",
             "  replay: \(failure.replayCommand)",
         ]
         if let hint = scenario.fixHintLine(for: chosen, replayCommand: failure.replayCommand) {
@@ -231,6 +231,22 @@ struct ExplorationRun: Sendable {
         }
         outcome.issues.append(lines.joined(separator: "\n"))
         return outcome
+    }
+}
+
+extension ExplorationRun {
+    /// How the saved schedule compares with the one found, as the CLI's shrink line says it: the
+    /// departures from fifo first (what shrinking reduces), the fifo picks apart, since a schedule
+    /// with fewer departures can take more fifo picks to its end — a total alone reads as growth.
+    static func shrinkNote(_ finding: SavedFinding) -> String {
+        guard case .shrunk(let report)? = finding.shrink else {
+            return "\(finding.decisions.saved) decisions, saved as found"
+        }
+        let fifo = (
+            before: report.before.decisions - report.before.nonFifo, after: report.after.decisions - report.after.nonFifo
+        )
+        return "shrunk: non-fifo decisions \(report.before.nonFifo) → \(report.after.nonFifo), "
+            + "fifo decisions \(fifo.before) → \(fifo.after)"
     }
 }
 

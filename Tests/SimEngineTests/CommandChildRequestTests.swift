@@ -12,14 +12,14 @@ import Testing
     static let fullRun = RunRequest(
         scenario: "counter-race", variant: "buggy", seed: 0xffff_ffff_ffff_fff0, strategy: "pct:depth=3",
         out: "/tmp/a b.simtrace", failureDir: "failures here", noise: 4, carriers: .preemptLocks,
-        output: CommandOutput(json: true, quiet: true, progress: true))
+        output: CommandOutput(json: true, quiet: true, progress: true, fullNames: true))
     static let minimalRun = RunRequest(
         scenario: "", variant: "", seed: 0, strategy: "", out: nil, failureDir: "", noise: 0, carriers: .off,
         output: CommandOutput(json: false, quiet: false, progress: false))
 
     static let fullExplain = ExplainRequest(
         trace: "/tmp/x y.simtrace", runs: 37, jobs: 5, context: 9,
-        output: CommandOutput(json: true, quiet: true, progress: true))
+        output: CommandOutput(json: true, quiet: true, progress: true, fullNames: true))
     static let minimalExplain = ExplainRequest(
         trace: "", runs: 0, jobs: 0, context: 0, output: CommandOutput(json: false, quiet: false, progress: false))
 

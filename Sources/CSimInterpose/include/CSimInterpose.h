@@ -493,6 +493,11 @@ void simrun_children_remove(int pid);
 /// Kills every listed child's process group (async-signal-safe: a signal handler may call it);
 /// returns how many were listed.
 int simrun_children_kill_all(void);
+/// Sends `signal` to every listed child's process group, keeping them listed (an ending parent asks
+/// them to stop, SIGTERM, before `simrun_children_kill_all`); returns how many were listed.
+int simrun_children_signal_all(int signal);
+/// How many listed children are still there (a child that ended stays until it is waited for).
+int simrun_children_alive(void);
 /// In a child: asks to be killed when the parent process dies (Linux: PR_SET_PDEATHSIG; Darwin: a
 /// thread that waits for the parent's exit). Exits at once when the parent is already gone.
 void simrun_die_with_parent(void);

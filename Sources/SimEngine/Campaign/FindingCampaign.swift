@@ -134,6 +134,9 @@ public struct FindingCampaign: Sendable {
 
     private var strategyName: String { plan.strategy.description }
 
+    /// The files the campaign reads (the `--from` trace), which no finding is saved over.
+    private var inputs: [String] { plan.prefix?.source.map { [$0] } ?? [] }
+
     private func wanted(oracle: String, suffix: String) -> String {
         let directory = options.directory.hasSuffix("/") ? String(options.directory.dropLast()) : options.directory
         return "\(directory)/" + findingFileName(plan.scenario.name, plan.variant, oracle: oracle, suffix: suffix)
@@ -172,7 +175,7 @@ public struct FindingCampaign: Sendable {
         do throws(SimEngineError) {
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (found, path) = try store.save(
-                to: wanted(oracle: finding.signature.oracle, suffix: suffix), identity: identity
+                to: wanted(oracle: finding.signature.oracle, suffix: suffix), identity: identity, avoiding: inputs
             ) { (target: String) throws(SimEngineError) -> RunResult in
                 try Recorder.record(
                     plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategyName, to: target,
@@ -261,7 +264,8 @@ public struct FindingCampaign: Sendable {
         do throws(SimEngineError) {
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (recorded, path) = try store.save(
-                to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity
+                to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity,
+                avoiding: inputs
             ) { (target: String) throws(SimEngineError) -> IsolatedRecording.Outcome in
                 // An in-order campaign's crash: the child re-runs the campaign up to it (as long as
                 // the campaign took), learning the same, and records that run.
@@ -318,7 +322,7 @@ extension FindingCampaign {
         let recording = IsolatedRecording(
             scenario: plan.scenario.name, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
             estimatedSteps: 1, carriers: plan.carriers)
-        let probe = DeterminismCheck.temporaryTracePath("probe")
+        guard let probe = try? DeterminismCheck.temporaryTracePath("probe") else { return nil }
         defer { unlink(probe) }
         // A probe that cannot be recorded is no finding: the plan probes here, as it always did, and
         // the findings' own traces say what they can.

@@ -55,7 +55,7 @@ package final class ThreadBoard: CampaignBoard {
     }
 
     package func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge]) {
-        lanes[worker].state.withLock { $0.lockOrder.add(edges, seed: seed) }
+        _ = lanes[worker].state.withLock { $0.lockOrder.add(edges, seed: seed) }
     }
 
     package func tally() -> CampaignTally {

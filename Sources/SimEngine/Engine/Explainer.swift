@@ -142,7 +142,7 @@ extension Explainer {
         let tape = input.tape
         let times = try Self.decisionTimes(path: input.path)
         let recorded = try CrashPlace(path: input.path)
-        let scratch = DeterminismCheck.temporaryTracePath("crash-explain")
+        let scratch = try DeterminismCheck.temporaryTracePath("crash-explain")
         defer { unlink(scratch) }
         var rates: [Int] = []
         for keep in 0...tape.count {

@@ -323,7 +323,7 @@ extension TraceReplay {
         let input = try TraceInput(path: request.trace)
         let recordedNoise = try TraceInput.noise(of: input.header, path: request.trace)
         let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)
-        let path = DeterminismCheck.temporaryTracePath("replay")
+        let path = try DeterminismCheck.temporaryTracePath("replay")
         defer { unlink(path) }
         let otherBuild = request.isOtherBuild(than: input.header.build)
         let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise || otherBuild

@@ -105,6 +105,9 @@ extension ChildProcess {
                 .usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
         let executable = other ?? Self.executable
+        // swift-subprocess 1.0.2 traps (`FileDescriptor … was not closed`) when it runs out of
+        // descriptors part-way through setting a child up: make sure there is room first.
+        try ensureFreeDescriptors(16)
         var options = PlatformOptions()
         // Its own process group: a Ctrl-C on the terminal reaches only the parent, which stops children.
         options.processGroupID = 0
@@ -196,7 +199,8 @@ extension ChildProcess {
     }
 }
 
-/// The process id of a child once it started, for the timeout to kill it.
+/// The process id of a child once it started, for the timeout to kill it (and the children table, for
+/// a signal ending the command to end it too).
 private final class StartedProcess: Sendable {
     private let pid = Mutex<pid_t?>(nil)
 
@@ -229,6 +233,23 @@ private final class ResultBox<T: Sendable>: Sendable {
 
     func get() -> Result<T, any Error> {
         value.withLock { $0 } ?? .failure(CancellationError())
+    }
+}
+
+/// Fails with `cannot write` (73) naming the descriptor limit when fewer than `count` descriptors
+/// can be opened now.
+private func ensureFreeDescriptors(_ count: Int) throws(SimEngineError) {
+    var opened: [Int32] = []
+    defer { for fd in opened { close(fd) } }
+    for _ in 0..<count {
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw SimEngineError(
+                .cannotWrite,
+                "cannot start a child process: \(Errno(rawValue: code))\(ChildProcess.limitHint(code))")
+        }
+        opened.append(fd)
     }
 }
 

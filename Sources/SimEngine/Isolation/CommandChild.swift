@@ -135,20 +135,29 @@ package struct CommandOutput: Sendable, Equatable {
     package var quiet: Bool
     /// `--progress`: a progress line every 10 s off a terminal.
     package var progress: Bool
+    /// `--full-names`: task identities whole in tables and timelines.
+    package var fullNames: Bool
 
-    /// The three console flags.
-    package init(json: Bool, quiet: Bool, progress: Bool) {
+    /// The console flags.
+    package init(json: Bool, quiet: Bool, progress: Bool, fullNames: Bool = false) {
         self.json = json
         self.quiet = quiet
         self.progress = progress
+        self.fullNames = fullNames
     }
 
     /// The options as one JSON object (a request's `output` member).
-    var value: JSONValue { .object(["json": .bool(json), "quiet": .bool(quiet), "progress": .bool(progress)]) }
+    var value: JSONValue {
+        .object([
+            "json": .bool(json), "quiet": .bool(quiet), "progress": .bool(progress), "fullNames": .bool(fullNames),
+        ])
+    }
 
     /// Decodes a request's `output` member: every flag required.
     init(_ fields: RequestFields) throws(SimEngineError) {
-        self.init(json: try fields.bool("json"), quiet: try fields.bool("quiet"), progress: try fields.bool("progress"))
+        self.init(
+            json: try fields.bool("json"), quiet: try fields.bool("quiet"), progress: try fields.bool("progress"),
+            fullNames: try fields.bool("fullNames"))
     }
 }
 
@@ -184,6 +193,10 @@ package enum CommandChild {
     /// hosted by another program): then the caller does the work itself.
     package static func run(_ subcommand: String, request: String) throws(SimEngineError) -> Outcome? {
         guard ChildProcess.isAvailable else { return nil }
+        // The child prints on this process's stdout, its `--json` document included: this process
+        // prints none of its own for an interruption (`ChildCrashReport` does when the child died
+        // of the signal before it could).
+        Interruption.armDocument(nil)
         let termination = try ChildProcess.runInheritingOutput(
             [subcommand], input: Array(request.utf8), timeoutSeconds: noTimeout, forwardingInterruption: true)
         return Outcome(termination, interrupted: Interruption.isRequested)

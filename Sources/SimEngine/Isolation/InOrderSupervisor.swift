@@ -20,6 +20,14 @@ package struct InOrderSupervisor: CampaignExecutor {
     /// An in-order child runs as long as the campaign does (a year: no limit in practice).
     package static let noTimeout: Double = 365 * 24 * 3600
 
+    /// The outcome of a campaign interrupted before its first run: no schedule, the summary says so.
+    private static func nothingRan(since start: ContinuousClock.Instant) -> CampaignOutcome {
+        let report = Fuzzer.Report(
+            schedules: 0, failures: 0, findings: [], goals: [], goalCounts: [],
+            seconds: (ContinuousClock.now - start).seconds, exhausted: false)
+        return CampaignOutcome(report: report, crashes: [], interrupted: true, nondeterministic: [])
+    }
+
     package init(plan: RunPlan, configuration: Fuzzer.Configuration) {
         self.plan = plan
         self.configuration = configuration
@@ -29,8 +37,10 @@ package struct InOrderSupervisor: CampaignExecutor {
     package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
         -> CampaignOutcome
     {
-        let directory = try makeScratchDirectory(prefix: "simrun-in-order")
-        defer { removeScratchDirectory(directory) }
+        // Stopped before it started (a signal while the campaign was planned): nothing ran.
+        if Interruption.isRequested { return Self.nothingRan(since: .now) }
+        let directory = try TemporaryDirectory.makeDirectory(prefix: "simrun-in-order")
+        defer { TemporaryDirectory.removeDirectory(directory) }
         let marker = "\(directory)/marker"
         let findings = "\(directory)/findings"
         guard mkdir(findings, 0o700) == 0 else {
@@ -46,7 +56,9 @@ package struct InOrderSupervisor: CampaignExecutor {
             // The findings' traces are read (for their tapes) before the directory goes.
             return try InOrderOutcome(childOutput: output.stdout).outcome
         case .signaled where Interruption.isRequested:
-            throw SimEngineError(.interrupted, "the in-order campaign was stopped before it reported")
+            // The forwarded signal reached the child before it could stop and report (it polls only
+            // once it runs): it had run nothing yet.
+            return Self.nothingRan(since: start)
         case .signaled:
             guard let (run, seed) = RunMarker.read(path: marker) else {
                 throw SimEngineError(

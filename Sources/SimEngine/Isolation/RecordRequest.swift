@@ -156,7 +156,7 @@ package struct RecordRequest: Sendable, Equatable {
         do {
             writer = try TraceWriter(path: out, header: header)
         } catch {
-            throw SimEngineError(.cannotWrite, "cannot write \(out): \(error)")
+            throw SimEngineError.cannotWrite(out, error)
         }
         announce(ChildRecord.partial(writer.temporaryPath ?? out).text)
         let sink = CheckpointingSink(writer: writer)
@@ -178,7 +178,7 @@ package struct RecordRequest: Sendable, Equatable {
             try writer.finish(Recorder.footer(for: result))
         } catch {
             writer.abandon()
-            throw SimEngineError(.cannotWrite, "cannot write \(out): \(error)")
+            throw SimEngineError.cannotWrite(out, error)
         }
     }
 }

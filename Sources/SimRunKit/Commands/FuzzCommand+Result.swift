@@ -25,6 +25,8 @@ extension FuzzCommand {
     /// Checks the result file's place before any schedule runs, so a bad path fails first (73).
     func prepareResult() throws(CommandFailure) {
         guard let result else { return }
+        // `--from t --result t` would replace the trace explored with the result document.
+        if let from { try OutputPath.refuseInput(result, flag: "--result", inputs: [(from, "the --from trace")]) }
         try OutputPath.prepareFile(result, flag: "--result")
     }
 
@@ -49,7 +51,7 @@ extension FuzzCommand {
             try AtomicFile.write(Array((document.text + "\n").utf8), to: result)
         } catch {
             guard status == ExitStatus.failure else { throw error }
-            console.err("simrun: \(error.message) (the bug found is reported above)")
+            console.err("\(SimRun.programName): \(error.message) (the bug found is reported above)")
         }
     }
 }

@@ -71,7 +71,8 @@ struct FuzzCommand: CatalogCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
+            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64).",
+        transform: NumberArgument.int(0...RunPlan.maxNoise)
     ) var noise: Int?
     @Flag(
         help:
@@ -111,6 +112,7 @@ struct FuzzCommand: CatalogCommand {
         // other commands).
         Interruption.install()
         try OutputPath.prepareDirectory(out, flag: "--out")
+        try prepareResult()
         // Planning runs the fifo schedule once: first in a child, where a trap is a crash finding.
         if let status = try fuzzFifoCrash(plan: try makePlan(context, probing: false), context: context) {
             return status
@@ -126,7 +128,6 @@ struct FuzzCommand: CatalogCommand {
                 "shard \(shardSpec) of seeds \(range.lowerBound)..<\(range.upperBound) holds no seed (\(seedCount) seeds for \(shardSpec.count) shards): give at least \(shardSpec.count) seeds, or at most \(seedCount) shards"
             )
         }
-        try prepareResult()
         let config = Fuzzer.Configuration(
             seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
             keepGoing: keepGoing)
@@ -240,6 +241,8 @@ struct FuzzCommand: CatalogCommand {
             .init("time", time.map { .number($0.seconds, decimals: 3) } ?? .null),
             .init("jobs", .int(Int64(jobs))), .init("shard", .optional(shard?.description)),
             .init("from", .optional(from)), .init("interrupted", .bool(outcome.interrupted)),
+            // Interrupted: the document covers what ran, not the campaign asked for.
+            .init("partial", .bool(outcome.interrupted)),
             .init("determinism", determinism?.json ?? .null),
             // What else makes shards comparable, for `merge` to check.
             .init("noise", .int(Int64(plan.noise))), .init("version", .string(SimRunVersion.current)),

@@ -39,7 +39,8 @@ struct RunCommand: CatalogCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
+            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64).",
+        transform: NumberArgument.int(0...RunPlan.maxNoise)
     ) var noise: Int = 0
 
     @Flag(
@@ -85,7 +86,7 @@ struct RunCommand: CatalogCommand {
         guard ChildProcess.isAvailable else {
             return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise, carriers: carrierMode)
         }
-        let probe = DeterminismCheck.temporaryTracePath("probe")
+        let probe = try DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }
         let fifo = try IsolatedRecording(
             scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise, estimatedSteps: 1,

@@ -41,8 +41,14 @@ struct ScheduleRun {
                 result = try record(wanted)
             } else {
                 // A failing run's trace is never lost to a write error: FindingStore saves it in a
-                // fresh temporary directory instead, and "bug found" (1) still wins over 73.
-                (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
+                // fresh temporary directory instead, and "bug found" (1) still wins over 73. When
+                // even that fails, the failure is still reported (from the run in memory), unsaved.
+                do {
+                    (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
+                } catch {
+                    context.console.err("\(context.programName): \(error.message); the trace is not saved")
+                    path = nil
+                }
             }
         }
         let failed = result.verdict.isFailure
@@ -79,12 +85,14 @@ struct ScheduleRun {
     /// and a run planned without it is still one the trace header describes and replays.
     func crashedPlan(_ found: Scenario) throws(CommandFailure) -> RunPlan {
         let (chosen, noise, carriers) = (request.variant, request.noise, request.carriers)
-        let probe = DeterminismCheck.temporaryTracePath("probe")
-        defer { unlink(probe) }
-        let fifo = try? IsolatedRecording(
-            scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise,
-            estimatedSteps: 1, carriers: carriers
-        ).record(seed: 0, to: probe)
+        let probe = try? DeterminismCheck.temporaryTracePath("probe")
+        defer { if let probe { unlink(probe) } }
+        let fifo = probe.flatMap { probe in
+            try? IsolatedRecording(
+                scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise,
+                estimatedSteps: 1, carriers: carriers
+            ).record(seed: 0, to: probe)
+        }
         // Not recorded (no usable $TMPDIR): probed here, as before.
         var plan =
             fifo?.crashed == true
@@ -105,17 +113,25 @@ struct ScheduleRun {
             estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
         let recorded: IsolatedRecording.Outcome
         let path: String
-        if out != nil {
-            try OutputPath.createParent(of: wanted)
-            recorded = try recording.record(seed: seed, to: wanted)
-            path = wanted
-        } else {
+        let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
+        do {
+            // As for a failing run: a write error never loses the crash nor turns its 1 into 73.
             (recorded, path) = try FindingStore(console: console).save(to: wanted) {
                 (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
                 try recording.record(seed: seed, to: target)
             }
+        } catch where error.kind == .cannotWrite {
+            console.verdict("\(title): CRASH — the run trapped in its child process")
+            console.err("\(context.programName): \(error.message); the trace is not saved")
+            console.json(
+                ResultDocument(
+                    command: "run", verdict: "fail", exitCode: ExitStatus.failure,
+                    members: ResultDocument.run(
+                        scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: seed)
+                        + [.init("trace", .null), .init("error", .string(error.message))]
+                ).text)
+            return ExitStatus.failure
         }
-        let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
         if recorded.crashed {
             console.verdict(
                 "\(title): CRASH — crashed at event \(recorded.eventCount) (\(crashPlace(recorded.lastEventText))): \(recorded.verdict.message)"
@@ -159,9 +175,11 @@ struct RunChildCommand: CatalogCommand, CommandChildCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // Stops on Ctrl-C as `run` does (`SimRun.main` leaves that to the parent of `_` children).
-        Interruption.installImmediate()
+        // The style first: from the moment it handles a signal, this child prints the `--json`
+        // document of an interruption itself; killed by one before, its parent prints it.
         let request = try RunRequest.read(from: 0)
         request.output.apply(to: context.console)
+        Interruption.installImmediate()
         let found = try context.catalog.scenario(named: request.scenario)
         return try ScheduleRun(request: request, strategy: try request.strategySpec()).execute(found, context: context)
     }
@@ -177,6 +195,6 @@ protocol CommandChildCommand: CatalogCommand {
 extension CommandOutput {
     /// Sets the console's styles as `OutputOptions.apply` does for the parent's options.
     func apply(to console: Console) {
-        OutputOptions.apply(json: json, quiet: quiet, progress: progress, to: console)
+        OutputOptions.apply(json: json, quiet: quiet, progress: progress, fullNames: fullNames, to: console)
     }
 }

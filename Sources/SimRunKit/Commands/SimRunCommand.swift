@@ -74,16 +74,26 @@ public enum SimRun {
         // but a fallback hop for tasks that belong to no run (simrun itself starts none).
         ExecutorCapture.installExecutorFactory()
         ChildProcess.markSelfExecutable()
+        clampHelpWidth()
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
-        // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
-        // ran). Not in simrun's own child processes (`_worker`, `_record`, …): their parent decides.
-        let child = CommandLine.arguments.dropFirst().first.flatMap { $0.hasPrefix("_") ? $0 : nil }
-        if let child {
+        // Ctrl-C, SIGTERM and SIGHUP end every command with 130; `fuzz` stops and reports what ran,
+        // from its first moment (a signal while it plans stops the campaign before its first run).
+        // simrun's own child processes (`_worker`, `_record`, …) leave it to their parent, which ends
+        // them with SIGTERM: they remove the files they were writing and die of it.
+        let first = CommandLine.arguments.dropFirst().first
+        if let first, CommandLine.arguments.contains("--json"), commandNames.contains(first) {
+            // Before the first signal can come: `--json` prints its document however early it lands.
+            Interruption.armDocument(Console.interruptedDocument(command: first))
+        }
+        if let child = first, child.hasPrefix("_") {
             ChildProcess.bindLifetimeToParent()
+            Interruption.installChildCleanup()
             // A child whose stderr its parent reads: a trap says where it happened before the child
             // dies of it. Not `_run` and `_explain`, which print to the user's terminal (their
             // parent records a crash again in a `_record` child, which says it).
             if child != RunChildCommand.name && child != ExplainChildCommand.name { ChildProcess.installTrapReporter() }
+        } else if first == "fuzz" {
+            Interruption.install()
         } else {
             Interruption.installImmediate()
         }
@@ -94,7 +104,33 @@ public enum SimRun {
         }
         let code = run(
             arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios, programName: program ?? "simrun")
+        // A signal is ending the process (its children stopped, its files removed, exit 130): the
+        // command's own ending, likely an error from a child it lost, is not the answer.
+        Interruption.waitIfEnding()
         exit(code)
+    }
+
+    /// The narrowest help ArgumentParser lays out: it asserts that a line leaves room for its
+    /// indentation (26 columns), and traps on a terminal a few columns wide.
+    static let narrowestHelp = 40
+
+    /// Gives ArgumentParser at least `narrowestHelp` columns: `COLUMNS` below that (0, negative, a
+    /// 5-column window) is raised to it — the help wraps at 40 columns rather than trapping. Set in
+    /// `main`, before any thread exists.
+    static func clampHelpWidth() {
+        if let text = getenv("COLUMNS").map({ String(cString: $0) }), let columns = Int(text) {
+            if columns < narrowestHelp { setenv("COLUMNS", String(narrowestHelp), 1) }
+            return
+        }
+        var size = winsize()
+        #if canImport(Darwin)
+            let found = ioctl(1, TIOCGWINSZ, &size) == 0
+        #else
+            let found = ioctl(1, UInt(TIOCGWINSZ), &size) == 0
+        #endif
+        if found && size.ws_col > 0 && Int(size.ws_col) < narrowestHelp {
+            setenv("COLUMNS", String(narrowestHelp), 1)
+        }
     }
 
     /// Runs one command line and returns its exit status.
@@ -129,8 +165,12 @@ public enum SimRun {
         let context = CommandContext(
             catalog: ScenarioCatalog(scenarios + benchmarks), console: console, programName: programName)
         // A console may serve several command lines; each starts from the defaults its options change.
-        console.outputStyle = .human
+        // With --json, a signal from the very start (while the command line is parsed) prints the
+        // interrupted document; the command sets its own style once parsed.
+        console.command = arguments.first.flatMap { Self.commandNames.contains($0) ? $0 : nil } ?? ""
+        console.outputStyle = arguments.contains("--json") ? .json : .human
         console.progressStyle = .automatic
+        console.fullTaskNames = false
         var commandName = ""
         // `replay --bisect` answers `git bisect run`, which reads every code from 1 to 127 but 125 as
         // "bad": an error before the replay (a usage error the parser finds) stops the bisection.
@@ -158,6 +198,7 @@ public enum SimRun {
             let code = SimRunCommand.exitCode(for: error).rawValue
             let message = SimRunCommand.fullMessage(for: error)
             if code == 0 {
+                console.outputStyle = .human  // help and version are text, whatever else was given
                 console.out(message)
             } else {
                 console.err(message)
@@ -187,6 +228,7 @@ public enum SimRun {
         var command = parsed
         if var reader = command as? any ReadsTraceTwice {
             commandName = type(of: reader).configuration.commandName ?? ""
+            context.console.command = commandName
             let spooled = try SpooledTrace(reader.trace)
             defer { spooled.remove() }
             reader.trace = spooled.path
@@ -196,6 +238,7 @@ public enum SimRun {
             commandName = type(of: catalogCommand).configuration.commandName ?? ""
             // A command's child (`_run`) fails as that command (`run`) would.
             if let child = catalogCommand as? any CommandChildCommand { commandName = type(of: child).parentCommand }
+            context.console.command = commandName
             return try catalogCommand.execute(context)
         }
         try command.run()

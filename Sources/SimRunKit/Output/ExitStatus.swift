@@ -20,7 +20,8 @@ public enum ExitStatus {
     public static let missingInput: Int32 = 66
     /// An output file or directory cannot be created or written.
     public static let cannotWrite: Int32 = 73
-    /// Stopped by Ctrl-C or SIGTERM before the end, with nothing found (128 + SIGINT, as shells do).
+    /// Stopped by Ctrl-C, SIGTERM or SIGHUP (a closed terminal) before the end, with nothing found
+    /// (128 + SIGINT, as shells report a Ctrl-C).
     public static let interrupted: Int32 = 130
 
     /// Every code with its meaning, in the order the help and the article list them.
@@ -32,7 +33,7 @@ public enum ExitStatus {
         (badTrace, "bad trace: unreadable, damaged or foreign trace file"),
         (missingInput, "missing input: a trace file does not exist"),
         (cannotWrite, "cannot write: an output file, directory or stdout cannot be written"),
-        (interrupted, "interrupted: Ctrl-C or SIGTERM with nothing found"),
+        (interrupted, "interrupted: Ctrl-C, SIGTERM or SIGHUP with nothing found"),
     ]
 
     /// The table as help text: `Exit codes: 0 ok: …; 1 bug found: …`, one code a line.

@@ -81,7 +81,9 @@ final class FindingPresenter: FindingCampaignObserver, @unchecked Sendable {
         }
         if showTimelines && !shownTimeline && finding.eventCount <= 400 && console.outputStyle == .human {
             do {
-                try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
+                try Timeline(reader: try TraceReader(path: path), limit: 400, fullTaskNames: console.fullTaskNames).write {
+                    console.out($0)
+                }
             } catch {
                 console.err("\(programName): seed \(finding.seed): \(TraceInput.failure(error).message)")
             }
