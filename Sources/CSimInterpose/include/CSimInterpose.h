@@ -247,6 +247,10 @@ typedef struct simrun_dispatch_item {
     uint64_t when;
     /// One of `SIMRUN_DISPATCH_ASYNC` …
     int kind;
+    /// 1 when the item is a barrier: submitted as one, or a block made with the barrier flag
+    /// (`DispatchWorkItem(flags: .barrier)`, `async(group:flags: .barrier)`), which libdispatch
+    /// honours whatever function submits it.
+    int barrier;
 } simrun_dispatch_item;
 
 /// 1 when the process's libdispatch entry points are simrun's (Linux, executable linking SimCore).
