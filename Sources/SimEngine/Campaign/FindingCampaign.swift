@@ -282,7 +282,7 @@ public struct FindingCampaign: Sendable {
             entry.problem = error
             return entry
         }
-        guard let path = entry.path, var recorded = entry.recording else { return entry }
+        guard let path = entry.path, let recorded = entry.recording else { return entry }
         do throws(SimEngineError) {
             // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk. Nor a run that
             // never ended: every candidate would wait out the stall bound.
@@ -291,10 +291,9 @@ public struct FindingCampaign: Sendable {
                 let input = try TraceInput(path: path)
                 if let footer = input.footer {
                     if let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path) {
+                        // The saved trace is now the shrunk one: its verdict (the same crash, the
+                        // numbers in its message maybe not) and events are the finding's.
                         entry.shrink = .shrunk(report)
-                        recorded.eventCount = report.after.events
-                        recorded.verdict = report.verdict
-                        entry.recording = recorded
                         entry.verdict = report.verdict
                         entry.eventCount = report.after.events
                     } else {
@@ -467,7 +466,8 @@ public struct SavedFinding: Sendable {
     public var problem: SimEngineError?
     /// For the crash of an in-order campaign: the run (from 0) that trapped, which ended the campaign.
     package var crashedAtRun: Int?
-    /// For a crash: what recording it again in a child left (crashed again, or ran to a verdict).
+    /// For a crash: what recording it again in a child left (crashed again, or ran to a verdict),
+    /// before any shrinking (``verdict`` and ``eventCount`` are the saved trace's).
     package var recording: IsolatedRecording.Outcome?
     /// For nondeterminism: the digest the worker saw and the recordings made here.
     package var nondeterminism: (workerDigest: UInt64, evidence: NondeterminismEvidence)?

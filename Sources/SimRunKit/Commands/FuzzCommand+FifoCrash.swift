@@ -10,14 +10,14 @@ extension FuzzCommand {
     /// not trap (the campaign goes on and plans in this process).
     func fuzzFifoCrash(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32? {
         guard let finding = try FindingCampaign.fifoCrash(plan: plan, directory: out), let path = finding.path,
-            let recorded = finding.recording
+            finding.recording != nil
         else { return nil }
         let console = context.console
         for warning in finding.warnings { console.err(warning) }
         console.out(
             "CRASH on the fifo schedule (seed 0), which plans the campaign before its first run: \(finding.verdict.message)"
         )
-        let lines = try recorded.crashLines(path: path) {
+        let lines = try finding.crashLines(path: path) {
             "the fifo schedule trapped once but ran to \($0) when recorded again"
         }
         for line in lines { console.out(line) }
