@@ -167,8 +167,11 @@ public enum SimRun {
         // A console may serve several command lines; each starts from the defaults its options change.
         // With --json, a signal from the very start (while the command line is parsed) prints the
         // interrupted document; the command sets its own style once parsed.
-        console.command = arguments.first.flatMap { Self.commandNames.contains($0) ? $0 : nil } ?? ""
-        console.outputStyle = arguments.contains("--json") ? .json : .human
+        // Both at once: set one by one, a signal between them found the document `main` armed
+        // withdrawn (the command set while the style was still human) and printed none.
+        console.begin(
+            command: arguments.first.flatMap { Self.commandNames.contains($0) ? $0 : nil } ?? "",
+            style: arguments.contains("--json") ? .json : .human)
         console.progressStyle = .automatic
         console.fullTaskNames = false
         var commandName = ""

@@ -96,6 +96,16 @@ public final class Console: Sendable {
         }
     }
 
+    /// Sets the style and the command together: a signal between two separate settings would find a
+    /// document armed for neither (or none at all).
+    package func begin(command: String, style: OutputStyle) {
+        state.withLock { state in
+            state.output = style
+            state.command = command
+            armInterruptedDocument(state)
+        }
+    }
+
     /// Task identities whole in tables and timelines (`--full-names`); short by default (`ShortTaskNames`).
     public var fullTaskNames: Bool {
         get { state.withLock { $0.fullTaskNames } }
