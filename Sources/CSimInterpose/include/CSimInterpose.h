@@ -337,6 +337,19 @@ const char *_Nonnull simrun_locks_caller_name(const void *_Nullable caller, char
 
 // MARK: - (end of carriers and locks)
 
+// MARK: - Actor entry (actors.c, issue #40)
+//
+// `swift_task_switch` is interposed on Linux (x86_64, arm64): a hop onto a default actor made on a
+// thread bound to a run first asks the run (`simrun_actor_entering`, SimCore) whether a job that is
+// ready now goes first, then goes on to the runtime's function. Elsewhere nothing is interposed.
+
+/// 1 when this process's `swift_task_switch` is simrun's (entering an actor can be a decision), else 0.
+int simrun_actor_entry_interposed(void);
+/// How many hops onto a default actor were made on a run's thread in this process.
+uint64_t simrun_actor_hops(void);
+
+// MARK: - (end of actor entry)
+
 #ifdef __cplusplus
 }
 #endif

@@ -526,6 +526,7 @@ final class DispatchCapture {
 
     /// A construct the run cannot hold: the run fails with the `stays-in-simulation` oracle.
     func escape(_ what: String) {
+        simulation.noteUncontrolled(.escape, what)
         simulation.fail("stays-in-simulation", "work escaped the simulation: \(what)")
     }
 }
