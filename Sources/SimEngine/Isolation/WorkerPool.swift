@@ -23,6 +23,8 @@ final class WorkerPool {
     /// Failures printed by workers whose board slots were full, and crashes; the rest is on the board.
     private var offBoard = FindingsTable<RunEvidence>()
     private var crashedRuns = 0
+    /// Each uncontrolled kind the workers named, by its hash on the board: the lowest seed's example.
+    private var examples: [UInt64: (kind: UncontrolledKind, seed: UInt64, example: Uncontrolled)] = [:]
     private(set) var interrupted = false
 
     /// How much of a worker's stderr is kept: the trap message is the last thing a dying worker prints.
@@ -62,6 +64,12 @@ final class WorkerPool {
             switch stream {
             case .stdout:
                 worker.stdout.append(bytes) { line in
+                    if let seen = UncontrolledLine(parsing: line) {
+                        if (examples[seen.kindHash]?.seed ?? .max) > seen.seed {
+                            examples[seen.kindHash] = (seen.example.kind, seen.seed, seen.example)
+                        }
+                        return
+                    }
                     guard let failure = FailureLine(parsing: line) else { return }
                     if !keepGoing { board.lowerStopSeed(to: failure.seed) }
                     offBoard.record(
@@ -109,7 +117,7 @@ final class WorkerPool {
 
     /// What the workers ran and found: the board's tally with crashes and printed failures merged in.
     func tally() -> CampaignTally {
-        var tally = board.tally()
+        var tally = board.tally(examples: examples)
         tally.runs += crashedRuns
         tally.findings.merge(offBoard)
         return tally
