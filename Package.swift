@@ -89,8 +89,9 @@ let package = Package(
         .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
 
         .target(name: "SimTestSupport", dependencies: ["SimCore"], path: "Tests/SimTestSupport"),
-        // Test-only: one user's code at three commits, each its own executable (its own build id),
-        // for replaying a trace on another build (OtherBuildReplayTests).
+        // Test-only: one user's code at four commits, each its own executable (its own build id),
+        // for replaying a trace on another build and bisecting (OtherBuildReplayTests, BisectRunTests);
+        // the library also holds a user's search screen with its fixes (FixCheckTests).
         .target(name: "LedgerFixture", dependencies: ["SimCore"], path: "Tests/BuildFixtures/Ledger"),
         .executableTarget(
             name: "ledger-recorded", dependencies: ["LedgerFixture", "SimRunKit"],
@@ -136,7 +137,7 @@ let package = Package(
                 "SimTesting", "simrun",
                 "simrun-example",
                 "simrun-bench-baseline",
-                "ledger-recorded", "ledger-fixed", "ledger-moved", "ledger-asserting",
+                "ledger-recorded", "ledger-fixed", "ledger-moved", "ledger-asserting", "LedgerFixture",
             ]
         ),
         // A user's package from the outside: public products only (and the temporary-file helper).
@@ -145,7 +146,8 @@ let package = Package(
             dependencies: ["SimTesting", "SimEngine", "SimModels", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
-            name: "SimTestingTests", dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport", "simrun"]
+            name: "SimTestingTests",
+            dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "LedgerFixture"]
         ),
         .testTarget(
             name: "TraceRegressionTests",

@@ -159,10 +159,9 @@ static struct code_object *object_for(uintptr_t address) {
     return object;
 }
 
-const char *simrun_code_symbol(const void *address, uintptr_t *start) {
-    uintptr_t target = (uintptr_t)address;
+// The lookup, with the objects locked by the caller.
+static const char *lookup_locked(uintptr_t target, uintptr_t *start) {
     const char *name = NULL;
-    lock_objects();
     struct code_object *object = object_for(target);
     if (object && object->readable) {
         // The last symbol starting at or before the address, if the address lies within it (a
@@ -183,6 +182,20 @@ const char *simrun_code_symbol(const void *address, uintptr_t *start) {
             }
         }
     }
+    return name;
+}
+
+const char *simrun_code_symbol(const void *address, uintptr_t *start) {
+    lock_objects();
+    const char *name = lookup_locked((uintptr_t)address, start);
+    unlock_objects();
+    return name;
+}
+
+const char *simrun_code_symbol_nowait(const void *address) {
+    // A trap may come while this thread (or another) holds the lock: then nothing is named.
+    if (atomic_flag_test_and_set_explicit(&objects_lock, memory_order_acquire)) return NULL;
+    const char *name = lookup_locked((uintptr_t)address, NULL);
     unlock_objects();
     return name;
 }
@@ -201,5 +214,10 @@ const char *simrun_code_symbol(const void *address, uintptr_t *start) {
 }
 
 int simrun_code_symbols_readable(void) { return 0; }
+
+const char *simrun_code_symbol_nowait(const void *address) {
+    (void)address;
+    return NULL;
+}
 
 #endif

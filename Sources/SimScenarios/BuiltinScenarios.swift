@@ -50,6 +50,10 @@ public enum BuiltinScenarios {
         GCDSemaphoreDeadlock.scenario,
         // A race inside synchronous code, reachable only with lock preemption (issue #31).
         NSLockLostCancel.scenario,
+        // Lock-order inversions with the concurrency runtime's task status lock, and between two
+        // libraries' locks (issue #41).
+        SubjectCancelDeadlock.scenario,
+        SharedDependencyDeadlock.scenario,
         // What the capture routes of Swift concurrency hold (the capture matrix of SimCore's article "Your own async code").
         CaptureProbe.scenario,
         // What lock preemption sees (the CarriersAndPreemption article's matrix).

@@ -1,4 +1,5 @@
 import SimCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +10,9 @@ import SimCore
 #endif
 
 /// The counter race with models that break the harness's rules on purpose, so that simrun's
-/// reliability can be tested end to end: a model that traps, one that reads the wall clock, one that
-/// depends on `Set` order, and two that never go quiet.
+/// reliability can be tested end to end: a model that traps, one that reads the wall clock, ones that
+/// depend on the process they run in (its id, as `Set` order did before simrun pinned the hash seed),
+/// one that depends on `Set` order (the same in every simrun process now), and two that never go quiet.
 ///
 /// Every variant keeps counter-race's lost update (two workers read, then write back read + 1), so
 /// fuzzing finds a failure; what differs is how each variant misbehaves around it.
@@ -25,19 +27,30 @@ public enum UnrulyCounter {
             .init(
                 "wall-clock",
                 "records a real clock (CPU time; the wall clock is virtual) in an event: no two runs alike"),
-            .init("set-order", "starts the workers in Set order: stable in a process, not across processes"),
+            .init("set-order", "starts the workers in Set order: the same in every process, the hash seed pinned"),
             .init(
-                "set-verdict", "fails only when a Set's first element is worker.a: the verdict differs across processes"
+                "process-order", "starts the workers in an order drawn from the process id: stable in a process, not across processes"),
+            .init(
+                "process-verdict", "fails only when the process id picks worker.a: the verdict differs across processes"
             ),
             .init("spinning", "a poller reposts itself forever: ends at the step limit"),
             .init("ticking", "a timer rearms itself forever: ends at the virtual-time limit"),
+            .init(
+                "stuck",
+                "on schedules where one write landed between the reads and the other write, a job never returns (a loop that never yields): only real time ends it"
+            ),
         ],
         limits: RunLimits(maxSteps: 1_000, maxVirtualNanoseconds: 60_000_000_000)
     ) { simulation, variant in
         let counter = SharedCounter()
-        // Deliberately wrong for set-order: Set iteration order depends on the per-process hash seed.
+        // set-order iterates a Set: its order follows the hash seed, which simrun pins in its processes.
+        // Deliberately wrong for process-order: the order follows the process id.
+        let three = ["worker.a", "worker.b", "worker.c"]
+        let rotation = Int(getpid() % 3)
         let workers =
-            variant == "set-order" ? Array(Set(["worker.a", "worker.b", "worker.c"])) : ["worker.a", "worker.b"]
+            variant == "set-order"
+            ? Array(Set(three))
+            : variant == "process-order" ? Array(three[rotation...] + three[..<rotation]) : ["worker.a", "worker.b"]
         for name in workers {
             let lane = simulation.lane(name)
             simulation.post(lane, simulation.symbol("read")) {
@@ -76,14 +89,25 @@ public enum UnrulyCounter {
         case "ticking":
             func tick() { simulation.after(.seconds(1), "tick") { tick() } }
             tick()
+        case "stuck":
+            // Deliberately wrong: when worker.b writes first (never in fifo order), a job spins on a
+            // flag nothing ever sets.
+            simulation.post(on: "poller", "watch") {
+                simulation.post(on: "poller", "check") {
+                    guard counter.writes == 1, counter.value == 1, counter.reads == 2 else { return }
+                    let flag = Atomic<Bool>(false)
+                    while !flag.load(ordering: .relaxed) {}
+                }
+            }
         default:
             break
         }
         simulation.sometimes("interleaved reads") { counter.reads == workers.count && counter.writes == 0 }
-        if variant == "set-verdict" {
-            // Deliberately wrong: which name a Set lists first depends on the per-process hash seed.
-            let first = Set(["worker.a", "worker.b", "worker.c", "worker.d"]).first ?? ""
-            simulation.atEnd("set order") { first == "worker.a" ? "the Set listed \(first) first" : nil }
+        if variant == "process-verdict" {
+            // Deliberately wrong: which name comes first depends on the process id.
+            let names = ["worker.a", "worker.b", "worker.c", "worker.d"]
+            let first = names[Int(getpid() % 4)]
+            simulation.atEnd("process order") { first == "worker.a" ? "the process picked \(first) first" : nil }
             return
         }
         simulation.atEnd("no lost update") {

@@ -180,8 +180,7 @@ struct ExplorationRun: Sendable {
             outcome.issues.append("\(reason): \(refusalHint)")
             return outcome
         }
-        var plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy)
-        plan.carriers = carriers
+        let plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy, carriers: carriers)
         // The engine's campaign runs the seeds on threads here and saves, shrinks and re-checks the
         // failure, exactly as `simrun fuzz` does; this only turns its result into the test's issue.
         let campaign = FindingCampaign(
@@ -217,6 +216,12 @@ struct ExplorationRun: Sendable {
         if report.schedules == 0 {
             outcome.issues.append("explored \(scenario.name)/\(chosen) and ran no schedule (seeds \(seeds))")
             return outcome
+        }
+        // Locks taken in both orders are a finding of their own, deadlocked run or not (`--preempt`).
+        for potential in result.potentialDeadlocks where result.findings.first(where: { $0.kind == .failure }) == nil {
+            outcome.issues.append(
+                "\(scenario.name)/\(chosen): potential deadlock: \(potential.description)"
+                    + (potential.traces.isEmpty ? "" : "; traces: " + potential.traces.joined(separator: ", ")))
         }
         // Without keepGoing the campaign keeps the failure with the lowest seed only.
         guard let finding = result.findings.first(where: { $0.kind == .failure }) else { return outcome }

@@ -101,7 +101,8 @@ import Testing
 @Suite struct RecordRequestTests {
     static let full = RecordRequest(
         scenario: "lost-input-navigation", variant: "fixed", strategy: "pct:depth=4", seed: 99, out: "/tmp/o.simtrace",
-        tapeFrom: "/tmp/t.simtrace", byIdentity: true, scheduleFromTrace: true, noise: 2, from: "/tmp/f.simtrace",
+        tapeFrom: "/tmp/t.simtrace", byIdentity: true, scheduleFromTrace: true, fileScheduleOnly: true, noise: 2,
+        from: "/tmp/f.simtrace",
         keep: 3, estimatedSteps: 12, carriers: .preemptLocks, inOrder: .init(run: 4, seeds: 10..<20))
     static let minimal = RecordRequest(scenario: "", variant: "", strategy: "", seed: 0, out: "")
 

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aSeedThatPassesInAnotherProcessIsNeverSavedAsAFailure() throws {
-        // The worker fails when its Set lists worker.a first (one process in four); the re-run here
+        // The worker fails when its process id picks worker.a (one process in four); the re-run here
         // passes three times in four. Try until both happen (each try is a fresh pair of processes).
         var seen = false
         for _ in 0..<40 where !seen {
@@ -50,7 +50,7 @@ import Testing
             defer { try? FileManager.default.removeItem(at: directory) }
             let run = try SimrunProcess.run(
                 [
-                    "fuzz", "unruly-counter", "--variant", "set-verdict", "--strategy", "fifo", "--seeds", "0..<1",
+                    "fuzz", "unruly-counter", "--variant", "process-verdict", "--strategy", "fifo", "--seeds", "0..<1",
                     "--no-show", "--out", "out",
                 ], in: directory)
             guard run.stdout.contains("re-run here:    pass") else { continue }

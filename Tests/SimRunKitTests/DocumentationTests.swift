@@ -10,7 +10,9 @@ import Testing
 ///
 /// - in a page (`.md`, `.tutorial`), every code block after an `<!-- output: simrun … -->` marker is
 ///   what that command prints (an `<!-- run: simrun … -->` marker runs a command a later one needs,
-///   such as the campaign that saves the trace an `explain` reads);
+///   such as the campaign that saves the trace an `explain` reads); a marker may name another
+///   executable of this package instead of `simrun` (``programs``: a user's own executable, the
+///   builds of `Tests/BuildFixtures`), whose build id is shown as `build-id:…`;
 /// - in a tutorial, every code file it shows (`@Code(… file: "F")`, in the order shown) whose first
 ///   line is `$ simrun …` is a terminal: that command, then what it prints;
 /// - a code file whose first line is `// From <path>` (and README's code blocks so marked) is an
@@ -23,7 +25,14 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// The executables a marker may run: `simrun`, and the package's other executables built on
+    /// `SimRun.main` (beside it in the build directory).
+    static let programs = [
+        "simrun", "simrun-example", "ledger-recorded", "ledger-fixed", "ledger-moved", "ledger-asserting",
+    ]
+
     struct Example {
+        var program = "simrun"
         var command: [String]
         var shown: [String]
         var place: String
@@ -73,20 +82,26 @@ import Testing
         while index < lines.count {
             let line = lines[index].trimmingCharacters(in: .whitespaces)
             index += 1
-            if line.hasPrefix("<!-- run: simrun "), line.hasSuffix(" -->") {
-                let command = line.dropFirst("<!-- run: simrun ".count).dropLast(" -->".count)
-                    .split(separator: " ").map(String.init)
-                examples.append(Example(command: command, shown: [], place: "\(path):\(index)", setUp: true))
+            // `<!-- run: PROGRAM … -->` or `<!-- output: PROGRAM … -->`, PROGRAM one of `programs`.
+            func marked(_ kind: String) -> (program: String, command: [String])? {
+                guard line.hasPrefix("<!-- \(kind): "), line.hasSuffix(" -->") else { return nil }
+                let words = line.dropFirst("<!-- \(kind): ".count).dropLast(" -->".count).split(separator: " ")
+                guard let program = words.first.map(String.init), programs.contains(program) else { return nil }
+                return (program, words.dropFirst().map(String.init))
+            }
+            if let (program, command) = marked("run") {
+                examples.append(
+                    Example(program: program, command: command, shown: [], place: "\(path):\(index)", setUp: true))
                 continue
             }
-            guard line.hasPrefix("<!-- output: simrun "), line.hasSuffix(" -->") else { continue }
-            let command = line.dropFirst("<!-- output: simrun ".count).dropLast(" -->".count)
-                .split(separator: " ").map(String.init)
+            guard let (program, command) = marked("output") else { continue }
             guard index < lines.count, lines[index] == "```" else { continue }
             let start = index + 1
             var end = start
             while end < lines.count && lines[end] != "```" { end += 1 }
-            examples.append(Example(command: command, shown: Array(lines[start..<end]), place: "\(path):\(index)"))
+            examples.append(
+                Example(
+                    program: program, command: command, shown: Array(lines[start..<end]), place: "\(path):\(index)"))
             index = end + 1
         }
         return examples
@@ -135,6 +150,9 @@ import Testing
         if line.hasPrefix("summary: ") || line.hasPrefix("  sometimes ") {
             line = line.replacingOccurrences(of: #"[0-9]+(\.[0-9]+)?"#, with: "N", options: .regularExpression)
         }
+        // A build's id changes with every build of it: shown as `build-id:…` (or `uuid:…`).
+        line = line.replacingOccurrences(
+            of: #"(build-id|uuid):[0-9A-Fa-f-]+"#, with: "$1:…", options: .regularExpression)
         return line.replacingOccurrences(
             of: #""(seconds|rate)":[0-9.]+"#, with: "\"$1\":N", options: .regularExpression)
     }
@@ -188,13 +206,15 @@ import Testing
                     at: Self.root.appendingPathComponent("Traces"), to: directory.appendingPathComponent("Traces"))
             }
             for example in examples {
-                let output = try SimrunProcess.run(example.command, in: directory)
+                let executable = SimrunProcess.executable.deletingLastPathComponent()
+                    .appendingPathComponent(example.program)
+                let output = try SimrunProcess.run(executable: executable, example.command, in: directory)
                 if example.setUp { continue }
                 let actual = output.stdout.components(separatedBy: "\n").dropLast()
                 #expect(
                     Self.matches(shown: example.shown[...], actual: actual[...]),
                     """
-                    \(example.place) (\(page)): `simrun \(example.command.joined(separator: " "))` prints
+                    \(example.place) (\(page)): `\(example.program) \(example.command.joined(separator: " "))` prints
                     \(actual.joined(separator: "\n"))
                     """)
             }
@@ -253,6 +273,11 @@ import Testing
         #expect(!Self.matches(shown: shown[...], actual: (actual.dropLast() + ["END"])[...]))
         #expect(!Self.matches(shown: shown[...], actual: ["a", "summary: 1", "end"][...]), "… is one line or more")
         #expect(!Self.matches(shown: ["a"][...], actual: ["a", "b"][...]), "an extra line is a difference")
+        let builds = ["recorded by build build-id:…, replayed on build build-id:…"]
+        let ids = ["recorded by build build-id:c735, replayed on build build-id:d8"]
+        #expect(Self.matches(shown: builds[...], actual: ids[...]))
+        let labelled = ["recorded by build label:v1, replayed on build build-id:d8"]
+        #expect(!Self.matches(shown: builds[...], actual: labelled[...]))
         #expect(Self.partsNotIn("let a = 1\nlet b = 2\nlet c = 3", excerpt: "let a = 1\n// …\nlet c = 3") == [])
         #expect(Self.partsNotIn("let a = 1\nlet b = 2", excerpt: "let a = 1\nlet c = 3") == ["let a = 1\nlet c = 3"])
         #expect(Self.partsNotIn("  if x {\n    go()\n  }", excerpt: "if x {\n  go()\n}") == [], "indentation aside")

@@ -3,11 +3,11 @@ import SimTestSupport
 import Testing
 
 /// fuzz re-runs each failure's seed in the supervising process and compares it with the worker's
-/// run: a model whose runs depend on the process (here `Set` order, stable within one process,
-/// seeded differently in each) is named as nondeterministic, never reported as a plain failure.
+/// run: a model whose runs depend on the process (here an order drawn from the process id, stable
+/// within one process) is named as nondeterministic, never reported as a plain failure.
 @Suite(.serialized) struct WorkerNondeterminismTests {
     @Test func aSeedThatRanDifferentlyInItsWorkerIsSaid() throws {
-        // Two processes agree on the order of a three-element Set by chance now and then: try a few
+        // Two processes agree on the order drawn from their ids by chance now and then: try a few
         // campaigns; each one whose worker and supervisor disagreed must say so.
         var said = false
         for _ in 0..<8 where !said {
@@ -15,7 +15,7 @@ import Testing
             defer { try? FileManager.default.removeItem(at: directory) }
             let fuzz = try SimrunProcess.run(
                 [
-                    "fuzz", "unruly-counter", "--variant", "set-order", "--seeds", "0..<20", "--jobs", "2",
+                    "fuzz", "unruly-counter", "--variant", "process-order", "--seeds", "0..<20", "--jobs", "2",
                     "--no-show", "--no-shrink", "--out", directory.appendingPathComponent("found").path,
                 ], in: directory)
             #expect(fuzz.status == 1, "\(fuzz.stdout)\n\(fuzz.stderr)")

@@ -66,6 +66,36 @@ let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all, executable: Sim
     }
 }
 
+extension TraceRegressionTests {
+    /// `replay --bisect` decides like `replay` (issue #43): the committed traces name no build, so
+    /// under `--bisect` each is judged as another build's, on every variant, and the answer must be
+    /// the one `replay` gives: the same decisions followed, and the code `git bisect run` needs for
+    /// that verdict (the recorded failure still there: 1, passes: 0, inconclusive: 125).
+    @Test(arguments: builtinCorpus.traces)
+    func replayBisectGivesTheSameAnswerAsReplayOnEveryVariant(_ trace: CorpusTrace) throws {
+        let scenario = try #require(builtinCorpus.scenario(of: trace))
+        for variant in scenario.variants.map(\.name) {
+            let report = try builtinCorpus.verdict(of: trace, variant: variant)
+            let expected: Int32? =
+                switch report.verdict {
+                case .identical: report.outcome.isFailure ? 1 : 0
+                case .pass: 0
+                case .fail, .crashed: 1
+                case .inconclusive: 125
+                case .diverged, .damaged: nil
+                }
+            let code = try #require(expected, "\(trace.name) on \(variant) does not replay: \(report.verdict)")
+            let bisect = try SimrunProcess.run(["replay", "--bisect", trace.path, "--variant", variant, "--json"])
+            let document = try #require(
+                try? JSONValue(parsing: bisect.stdout.split(separator: "\n").last.map(String.init) ?? ""),
+                "\(trace.name) on \(variant): \(bisect.stdout)\(bisect.stderr)")
+            #expect(bisect.status == code, "\(trace.name) on \(variant): \(report.verdict.name) but \(bisect.stdout)")
+            #expect(document["otherBuild"]?.boolValue == true, "\(trace.name) on \(variant)")
+            #expect(document["followed"]?.stringValue == report.tally.line, "\(trace.name) on \(variant)")
+        }
+    }
+}
+
 extension CorpusTrace {
     /// The variant the trace was recorded on.
     var recordedVariant: String { (try? TraceInput(path: path).header.variant) ?? "" }

@@ -182,6 +182,22 @@ const char *_Nullable simrun_code_symbol(const void *_Nonnull address, uintptr_t
 /// 1 when this process's own code can be named by `simrun_code_symbol`, else 0.
 int simrun_code_symbols_readable(void);
 
+/// `simrun_code_symbol` for a signal handler: NULL at once when the tables are being read by
+/// another caller (a trap inside a lookup), instead of waiting for them.
+const char *_Nullable simrun_code_symbol_nowait(const void *_Nonnull address);
+
+// MARK: - Trap reporter (trap.c, issue #43)
+//
+// Where a child process trapped, for telling crashes apart across build configurations: an
+// optimized build traps without a message, so a crash is identified by its job and the functions
+// it trapped in. Linux only (the frames are named from `.symtab`); elsewhere nothing is installed.
+
+/// Installs handlers for SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS and SIGFPE that write one line to
+/// stderr, `simrun-trap-frames: <symbol> <symbol> …` (the trapping function first, then its callers
+/// by the frame-pointer chain, mangled, `?` where unnamed), then let the signal take the process
+/// down as it would have. Returns 1 when installed, 0 where it cannot be (another platform).
+int simrun_install_trap_reporter(void);
+
 // MARK: - Grand Central Dispatch (dispatch.c, issue #31)
 //
 // libdispatch's entry points (`dispatch_async`, `_after`, `_barrier_async`, `_group_async`,
@@ -303,19 +319,91 @@ enum {
     SIMRUN_LOCK_SIGNAL = 5,
     /// The condition `object` is broadcast (every waiter wakes).
     SIMRUN_LOCK_BROADCAST = 6,
+    /// The mutex `object` was just taken while this carrier holds others (`simrun_locks_held`): an
+    /// edge of the run's lock order (issue #41). Only with `track_order`.
+    SIMRUN_LOCK_ORDER = 7,
+    /// The mutex `object` was just initialised (`pthread_mutex_init`): where it was made names its
+    /// class in the lock order. Only with `track_order`.
+    SIMRUN_LOCK_INIT = 8,
 };
+
+/// Where a lock call comes from (lock_sites.c): what decides whether it is a lock point. Only the
+/// program's own code, Foundation's NSLock family and the concurrency runtime's per-object locks carry
+/// program meaning; the runtime's one-time work and the system libraries' caches never do.
+enum {
+    /// The program's own code (the executable, a user's shared library).
+    SIMRUN_SITE_PROGRAM = 0,
+    /// NSLock, NSRecursiveLock, NSCondition, NSConditionLock (Foundation calling pthread itself).
+    SIMRUN_SITE_NSLOCK = 1,
+    /// A task's status lock in the concurrency runtime (cancellation, handlers, resumption).
+    SIMRUN_SITE_STATUS = 2,
+    /// A task group's lock.
+    SIMRUN_SITE_GROUP = 3,
+    /// An async stream's lock.
+    SIMRUN_SITE_STREAM = 4,
+    /// A continuation's lock.
+    SIMRUN_SITE_CONTINUATION = 5,
+    /// Another lock of the concurrency runtime.
+    SIMRUN_SITE_CONCURRENCY = 6,
+    /// A system library's own lock (Foundation's caches, ICU, the C++ runtime): never a lock point.
+    SIMRUN_SITE_LIBRARY = 7,
+    /// The Swift runtime's one-time work (metadata, conformances): never a lock point, never parks.
+    SIMRUN_SITE_RUNTIME = 8,
+};
+
+/// The site of a lock call from `caller` (a return address), classified once per address.
+int simrun_lock_site(const void *_Nullable caller);
+/// 1 when locks from `site` are lock points under `--preempt`, else 0.
+int simrun_lock_site_is_point(int site);
+/// 1 when `address` lies in the program's own code (not the toolchain's or the system's libraries).
+int simrun_address_is_program(const void *_Nullable address);
+
+/// What the runtime was asked to do to a task whose status lock is taken (status_locks.c).
+enum {
+    /// `Task.cancel()`: the cancelled task's lock, held while its cancellation handlers run.
+    SIMRUN_STATUS_CANCEL = 1,
+    /// A continuation resumed: the resumed task's lock.
+    SIMRUN_STATUS_RESUME = 2,
+};
+/// The task whose status lock a call on this carrier is about to take, and why (`operation`), or
+/// NULL outside `swift_task_cancel` and the continuation resumes.
+const void *_Nullable simrun_status_lock_task(int *_Nullable operation);
+/// The kernel thread id of the thread holding `mutex` (glibc keeps it in the mutex), 0 when unknown.
+int simrun_mutex_owner(const void *_Nonnull mutex);
+/// The calling thread's kernel thread id (0 where it cannot be told).
+int simrun_thread_id(void);
 
 /// A run's hook, bound to a carrier while it runs a job. The hook runs with the binding removed (its
 /// own locks forward) and may pass the turn away; it returns when this carrier holds it again.
 typedef struct simrun_lock_hooks {
     void *_Nullable context;
     void (*_Nonnull event)(void *_Nullable context, int operation, const void *_Nullable object,
-                           const void *_Nullable caller);
-    /// Lock acquisitions (outside libswiftCore) are scheduling points (`--preempt`).
+                           const void *_Nullable caller, int site);
+    /// Lock acquisitions from a point site (`simrun_lock_site_is_point`) outside the runtime's
+    /// one-time work are scheduling points (`--preempt`).
     int preempt;
     /// How many carriers wait for a mutex to be released (unlocks call the hook only when > 0).
     const volatile int *_Nullable waiters;
+    /// Lock-order events (`SIMRUN_LOCK_ORDER`, `SIMRUN_LOCK_INIT`) are reported.
+    int track_order;
 } simrun_lock_hooks;
+
+/// While a `SIMRUN_LOCK_INIT` hook runs: the return addresses above `pthread_mutex_init` (its caller
+/// first), read from the frame-pointer chain; returns how many (at most `capacity`).
+int simrun_lock_init_frames(const void *_Nullable *_Nonnull frames, int capacity);
+/// The mutexes the calling carrier holds from lock-point sites, oldest first (at most `capacity`,
+/// up to 16 are kept); returns how many it holds.
+int simrun_locks_held(const void *_Nullable *_Nonnull mutexes, int capacity);
+
+/// Registers the calling thread as a carrier (a pool carrier for good, a run's driver for the run):
+/// a mutex held by a carrier parks a carrier that wants it; one held by any other thread is waited
+/// for for real, since that thread is not paused by a run and will release it.
+void simrun_carrier_thread_register(void);
+/// Unregisters the calling thread (a driver whose run ended).
+void simrun_carrier_thread_unregister(void);
+/// How deep the calling carrier is in the runtime's one-time work (a lazy global's `swift_once`, a
+/// libswiftCore lock held): no lock point pauses there.
+int simrun_locks_one_time_depth(void);
 
 /// Binds this thread's lock operations to `hooks` (NULL: forward everything).
 void simrun_locks_bind(const simrun_lock_hooks *_Nullable hooks);
@@ -331,9 +419,18 @@ void *_Nullable simrun_turn_binding(void);
 int simrun_locks_interposed(void);
 /// How many lock acquisitions were scheduling points in this process so far.
 uint64_t simrun_locks_points(void);
-/// The library a lock call comes from, by file name (written into `buffer`): "" for the executable
-/// itself (so that names do not depend on which executable recorded a trace), "?" when unknown.
-const char *_Nonnull simrun_locks_caller_name(const void *_Nullable caller, char *_Nonnull buffer, int size);
+// MARK: - Child processes (children.c): none outlives its parent
+
+/// Lists a child process (its own process group) for `simrun_children_kill_all`.
+void simrun_children_add(int pid);
+/// Unlists a child that ended.
+void simrun_children_remove(int pid);
+/// Kills every listed child's process group (async-signal-safe: a signal handler may call it);
+/// returns how many were listed.
+int simrun_children_kill_all(void);
+/// In a child: asks to be killed when the parent process dies (Linux: PR_SET_PDEATHSIG; Darwin: a
+/// thread that waits for the parent's exit). Exits at once when the parent is already gone.
+void simrun_die_with_parent(void);
 
 // MARK: - (end of carriers and locks)
 

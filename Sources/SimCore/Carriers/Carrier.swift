@@ -46,6 +46,8 @@ final class Carrier: @unchecked Sendable {
     var waitDescription = ""
     /// The seq of the job it runs (a resumed segment keeps its job's place in `fifo` order).
     var jobSeq: UInt64 = 0
+    /// The kernel's id of the thread (who holds a mutex is told by it).
+    var threadID: Int32 = 0
 
     init(processMain: Bool) {
         guard let baton = simrun_baton_create() else { fatalError("simrun: out of memory creating a carrier") }
@@ -65,6 +67,8 @@ final class Carrier: @unchecked Sendable {
 
     /// A pool carrier's thread: wait for work, run it and schedule on until the turn leaves.
     func serve() {
+        simrun_carrier_thread_register()
+        threadID = simrun_thread_id()
         while true {
             wait()
             switch takeMail() {

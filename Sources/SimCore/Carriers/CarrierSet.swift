@@ -37,8 +37,16 @@ final class CarrierSet: @unchecked Sendable {
     let hooks: UnsafeMutablePointer<simrun_lock_hooks>
     let waiters: UnsafeMutablePointer<Int32>
     /// Call-site names by return address, and locks numbered by first appearance in the run.
-    var siteLabels: [UInt: Symbol] = [:]
+    var siteLabels: [SiteKey: Symbol] = [:]
     var lockNumbers: [UInt: Int] = [:]
+    /// What each carrier last went for, by lock: the label of the point and the lock's name (who
+    /// holds a lock a report names, and where it took it).
+    var intents: [IntentKey: Intent] = [:]
+    /// Where each mutex made in this run was made (its class in the lock order), by address.
+    var madeAt: [UInt: String] = [:]
+    /// The run's lock order so far, each pair of classes once.
+    var lockOrder: [LockOrderEdge] = []
+    private var lockOrderPairs: Set<String> = []
     var mainLane: Int32 = -2
     var laneCountSeen = -1
     var stuckMessage: String?
@@ -70,7 +78,7 @@ final class CarrierSet: @unchecked Sendable {
         hooks.initialize(
             to: simrun_lock_hooks(
                 context: nil, event: carrierLockEvent, preempt: preempt ? 1 : 0,
-                waiters: UnsafePointer(waiters)))
+                waiters: UnsafePointer(waiters), track_order: preempt ? 1 : 0))
         hooks.pointee.context = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -85,6 +93,9 @@ final class CarrierSet: @unchecked Sendable {
     func drive() -> Verdict? {
         simulation.carrierSet = self
         driver.boundRun = self
+        simrun_carrier_thread_register()
+        defer { simrun_carrier_thread_unregister() }
+        driver.threadID = simrun_thread_id()
         let previousTurn = simrun_turn_binding()
         simrun_turn_bind(Unmanaged.passUnretained(simulation).toOpaque())
         CarrierWatchdog.watch(self)
@@ -103,6 +114,7 @@ final class CarrierSet: @unchecked Sendable {
             }
         }
         CarrierWatchdog.unwatch(self)
+        simulation.lockOrder = lockOrder
         if abandoned.load(ordering: .acquiring) {
             // The carrier stuck in the kernel may come back: it must find its run alive and ended.
             _ = Unmanaged.passRetained(self)
@@ -151,6 +163,7 @@ final class CarrierSet: @unchecked Sendable {
     func schedule(from me: Carrier) {
         while true {
             epoch.add(1, ordering: .relaxed)
+            RunStallGuard.tick()
             switch simulation.carrierDecide(canStartJobs: canRunInline(me) || hasRoom) {
             case .end(let verdict):
                 finish(verdict, from: me)
@@ -255,6 +268,7 @@ final class CarrierSet: @unchecked Sendable {
     private func pausedLoop(_ me: Carrier) {
         while true {
             epoch.add(1, ordering: .relaxed)
+            RunStallGuard.tick()
             switch simulation.carrierDecide(canStartJobs: hasRoom) {
             case .end(let verdict):
                 finish(verdict, from: me)
@@ -340,7 +354,7 @@ final class CarrierSet: @unchecked Sendable {
 
     // MARK: The lock hooks (called on the carrier holding the turn, binding removed)
 
-    func lockEvent(_ operation: Int32, _ object: UnsafeRawPointer?, _ caller: UnsafeRawPointer?) {
+    func lockEvent(_ operation: Int32, _ object: UnsafeRawPointer?, _ caller: UnsafeRawPointer?, _ site: Int32) {
         if abandoned.load(ordering: .relaxed) { parkForGood(current) }
         guard let object else { return }
         switch Int(operation) {
@@ -356,20 +370,32 @@ final class CarrierSet: @unchecked Sendable {
                 }
                 return
             }
-            let number = lockNumber(object)
-            pause(.ready, label: siteLabel("lock", caller)) { "lock L\(number) (preempted)" }
+            let label = siteLabel(operation, caller, site)
+            let name = lockName(object, site: site)
+            intents[IntentKey(carrier: ObjectIdentifier(current), lock: UInt(bitPattern: object))] = Intent(
+                label: label, name: name, site: site, decisionsBefore: simulation.decisions.count)
+            pause(.ready, label: label) { "\(name.name) (preempted)" }
         case Int(SIMRUN_LOCK_BLOCKED):
-            let number = lockNumber(object)
+            let label = siteLabel(operation, caller, site)
+            let name = lockName(object, site: site)
+            let key = IntentKey(carrier: ObjectIdentifier(current), lock: UInt(bitPattern: object))
+            intents[key] = Intent(
+                label: label, name: name, site: site,
+                decisionsBefore: intents[key]?.decisionsBefore ?? simulation.decisions.count)
             waiters.pointee += 1
-            pause(.mutex(object), label: siteLabel("lock.retry", caller)) {
-                "lock L\(number), held by a paused carrier or a thread outside the run"
-            }
+            pause(.mutex(object), label: label) { [unowned self] in self.blockedWait(on: object, named: name) }
         case Int(SIMRUN_LOCK_RELEASED):
             let woken = wake({ $0 == .mutex(object) }, first: false)
             waiters.pointee -= Int32(woken)
+        case Int(SIMRUN_LOCK_ORDER):
+            noteOrder(taking: object)
+        case Int(SIMRUN_LOCK_INIT):
+            madeAt[UInt(bitPattern: object)] = LockSite.madeIn(caller: caller, site: site).map { "lock made in \($0)" }
         case Int(SIMRUN_LOCK_CONDITION_WAIT):
-            let number = lockNumber(object)
-            pause(.condition(object), label: siteLabel("cond.wait", caller)) { "condition C\(number) to be signalled" }
+            let number = lockNumber(UnsafeRawPointer(object))
+            pause(.condition(object), label: siteLabel(operation, caller, site)) {
+                "condition C\(number) to be signalled"
+            }
         case Int(SIMRUN_LOCK_SIGNAL):
             _ = wake({ $0 == .condition(object) }, first: true)
         case Int(SIMRUN_LOCK_BROADCAST):
@@ -377,6 +403,66 @@ final class CarrierSet: @unchecked Sendable {
         default:
             break
         }
+    }
+
+    /// The carrier holding the turn took `object` while holding others: one edge per lock it holds.
+    private func noteOrder(taking object: UnsafeRawPointer) {
+        var held = [UnsafeRawPointer?](repeating: nil, count: 16)
+        let count = min(16, Int(simrun_locks_held(&held, 16)))
+        let carrier = ObjectIdentifier(current)
+        guard let taken = intents[IntentKey(carrier: carrier, lock: UInt(bitPattern: object))] else { return }
+        let lane = current.lane >= 0 ? simulation.symbols[simulation.lanes[Int(current.lane)].name] : "a carrier"
+        for case let holding? in held.prefix(count) where holding != object {
+            guard let had = intents[IntentKey(carrier: carrier, lock: UInt(bitPattern: holding))] else { continue }
+            let edge = LockOrderEdge(
+                from: lockClass(holding, had), to: lockClass(object, taken),
+                fromSite: simulation.symbols[had.label], toSite: simulation.symbols[taken.label], lane: lane,
+                decisionsBefore: taken.decisionsBefore)
+            guard edge.from != edge.to, lockOrderPairs.insert("\(edge.from)\u{0}\(edge.to)").inserted else { continue }
+            lockOrder.append(edge)
+        }
+    }
+
+    /// A lock's class in the lock order: the runtime's status lock is one; others are named by where
+    /// they were made, else by where they were taken.
+    private func lockClass(_ object: UnsafeRawPointer, _ intent: Intent) -> String {
+        if intent.site == Int32(SIMRUN_SITE_STATUS) { return "a task's status lock" }
+        return madeAt[UInt(bitPattern: object)] ?? "lock taken at \(simulation.symbols[intent.label])"
+    }
+
+    /// How a report names the lock at `object`: `lock L3` (numbered by first appearance in the run),
+    /// or `the status lock of task>…` for the concurrency runtime's per-task lock, a fresh mutex at
+    /// each acquisition named by the task the runtime was asked to cancel or resume.
+    private func lockName(_ object: UnsafeRawPointer, site: Int32) -> LockName {
+        if site == Int32(SIMRUN_SITE_STATUS) {
+            var operation: Int32 = 0
+            if let task = simrun_status_lock_task(&operation) {
+                let name = simulation.taskCensus?.name(of: task) ?? "a task outside the run"
+                let role = operation == Int32(SIMRUN_STATUS_CANCEL) ? "cancelling it" : "resuming it"
+                return LockName(name: "the status lock of \(name)", role: role)
+            }
+            return LockName(name: "a task's status lock", role: nil)
+        }
+        return LockName(name: "lock L\(lockNumber(object))", role: nil)
+    }
+
+    /// What a carrier parked on the mutex at `object` waits for, read when a report is made: the
+    /// lock's name (the holder's, which knows whose status lock it took, when this one could not
+    /// tell), who holds it — from the owner's thread id the C library keeps in the mutex — and where
+    /// the holder took it.
+    func blockedWait(on object: UnsafeRawPointer, named name: LockName) -> String {
+        let owner = simrun_mutex_owner(object)
+        guard owner != 0 else { return "\(name.name) (held by a paused carrier or a thread outside the run)" }
+        guard let carrier = paused.first(where: { $0.threadID == owner }) ?? (current.threadID == owner ? current : nil)
+        else { return "\(name.name) (held by a thread outside the run)" }
+        let lane = carrier.lane >= 0 ? simulation.symbols[simulation.lanes[Int(carrier.lane)].name] : "a carrier"
+        guard let taken = intents[IntentKey(carrier: ObjectIdentifier(carrier), lock: UInt(bitPattern: object))]
+        else { return "\(name.name) (held by \(lane))" }
+        // The holder's name for the lock says whose status lock it is, and what the holder does to that
+        // task ("cancelling it"); the waiter may not know (a resumption inside the runtime).
+        let named = name.role == nil && name.name.hasPrefix("a task's") ? taken.name.name : name.name
+        let role = taken.name.role.map { " \($0)" } ?? ""
+        return "\(named) (held by \(lane)\(role), taken at \(simulation.symbols[taken.label]))"
     }
 
     private func lockNumber(_ object: UnsafeRawPointer) -> Int {
@@ -387,18 +473,16 @@ final class CarrierSet: @unchecked Sendable {
         return number
     }
 
-    /// `kind` for a lock called from the executable (the user's code, NSLock's tail call), `kind
-    /// library` for one called from a library (`lock libswift_Concurrency.so`): the label of a paused
-    /// carrier's candidate. Its ordinal on the lane tells which lock point of the job it is; addresses
-    /// never enter a label, so a trace replays in another build and another executable.
-    private func siteLabel(_ kind: String, _ caller: UnsafeRawPointer?) -> Symbol {
-        let key = UInt(bitPattern: caller) &* 8 &+ UInt(kind.utf8.count & 7)
+    /// The label of a paused carrier's candidate: the kind of lock and where in the program's own
+    /// functions it was taken (`LockSite`). Its ordinal on the lane tells which such point of the job
+    /// it is; addresses never enter a label, so a trace replays in another build and executable.
+    private func siteLabel(_ operation: Int32, _ caller: UnsafeRawPointer?, _ site: Int32) -> Symbol {
+        let frame = LockSite.place(caller: caller, site: site)
+        let key = SiteKey(frame: UInt(bitPattern: frame), caller: UInt(bitPattern: caller), operation: operation)
         if let symbol = siteLabels[key] { return symbol }
-        var buffer = [CChar](repeating: 0, count: 256)
-        let library = buffer.withUnsafeMutableBufferPointer {
-            String(cString: simrun_locks_caller_name(caller, $0.baseAddress!, 256))
-        }
-        let symbol = simulation.symbols.intern(library.isEmpty ? kind : "\(kind) \(library)")
+        let kind = LockSite.kind(operation, site: site)
+        let place = frame.flatMap(LockSite.function(at:))
+        let symbol = simulation.symbols.intern(place.map { "\(kind) \($0)" } ?? kind)
         siteLabels[key] = symbol
         return symbol
     }
@@ -418,11 +502,39 @@ final class CarrierSet: @unchecked Sendable {
     }
 }
 
+/// How a report names a lock, and — for a task's status lock — what its taker does to that task.
+struct LockName {
+    let name: String
+    let role: String?
+}
+
+/// What a carrier went for at a lock point: the point's label, the lock's name, its site and how
+/// many decisions the run had made then.
+struct Intent {
+    let label: Symbol
+    let name: LockName
+    let site: Int32
+    let decisionsBefore: Int
+}
+
+/// A carrier and a lock it went for.
+struct IntentKey: Hashable {
+    let carrier: ObjectIdentifier
+    let lock: UInt
+}
+
+/// A lock point's label, cached by where it was taken.
+struct SiteKey: Hashable {
+    let frame: UInt
+    let caller: UInt
+    let operation: Int32
+}
+
 /// The C hook: a lock operation on a carrier of the run `context`.
 private let carrierLockEvent:
-    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, UnsafeRawPointer?) -> Void = {
-        context, operation, object, caller in
-        Unmanaged<CarrierSet>.fromOpaque(context!).takeUnretainedValue().lockEvent(operation, object, caller)
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, UnsafeRawPointer?, Int32) -> Void = {
+        context, operation, object, caller, site in
+        Unmanaged<CarrierSet>.fromOpaque(context!).takeUnretainedValue().lockEvent(operation, object, caller, site)
     }
 
 #if canImport(Glibc)

@@ -37,6 +37,11 @@ final class TaskCensus {
 
     deinit { releaseAll() }
 
+    /// The identity of a task of this run still alive, by its runtime object.
+    func name(of task: UnsafeRawPointer) -> String? {
+        live.first { $0.task == task }?.name
+    }
+
     /// Starts keeping `task` (a job that is a task, seen for the first time, or a task just created).
     func track(_ task: UnsafeRawPointer, name: String, createdBy: String) {
         guard Self.isReadable, simrun_job_is_task(task) == 1, known.insert(task).inserted else { return }

@@ -27,4 +27,7 @@ public struct RunResult: Sendable {
     /// a campaign counts its distinct schedules by it. A run that made no decision has the digest
     /// of the empty schedule.
     public var scheduleDigest: UInt64 = Digest().value
+    /// The run's lock order under `--preempt`: each pair of lock classes one carrier held and took,
+    /// once (empty off carriers). A campaign looks for both orders of a pair across its runs.
+    public var lockOrder: [LockOrderEdge] = []
 }

@@ -6,6 +6,8 @@ extension Simulation {
         // Every clock the user's code reads on this thread is the run's virtual clock until the end.
         let clocks = VirtualClocks.bind(self)
         defer { VirtualClocks.restore(clocks) }
+        RunStallGuard.enter()
+        defer { RunStallGuard.leave() }
         var verdict: Verdict? = reportedFailure
         if verdict == nil, carrierMode != .off {
             // Jobs on carrier threads that take turns (Carriers/): the same picks, made by whichever
@@ -32,6 +34,7 @@ extension Simulation {
             let index = pickCandidate(count)
             execute(index)
             steps += 1
+            if steps & 63 == 0 { RunStallGuard.tick() }
             let failure = reportedFailure ?? (oracles.always.isEmpty ? nil : checkAlways())
             // Goals count on the failing step too: a failing run that reached a goal reached it.
             if oracles.goalsLeft > 0 { checkGoals() }
@@ -54,7 +57,7 @@ extension Simulation {
             verdict: final, steps: steps, eventCount: eventCount, digest: digest,
             tape: Tape(decisions: decisions, symbols: symbols.strings), endTime: now,
             reachedGoals: reachedGoals, goals: goalNames, strategyNotes: strategy.notes, uncontrolled: uncontrolled,
-            scheduleDigest: scheduleDigest.value)
+            scheduleDigest: scheduleDigest.value, lockOrder: lockOrder)
     }
 
     // MARK: The ready list

@@ -86,6 +86,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var nextTaskNumber = 0
     @exclusivity(unchecked) var taskLaneCounts: [String: Int] = [:]
     /// The run's Swift tasks not yet seen finished (made when the first is tracked): what a hang names.
+    /// The run's lock order, set by its carriers when the run ends (`--preempt`).
+    var lockOrder: [LockOrderEdge] = []
     @exclusivity(unchecked) var taskCensus: TaskCensus?
     @exclusivity(unchecked) var finished = false
     /// Tasks waiting in `settle()` for the run to go quiet, first come first resumed.

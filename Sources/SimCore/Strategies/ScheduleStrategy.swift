@@ -9,8 +9,9 @@
 /// site and by how many times that site has asked.
 ///
 /// After a run, `followed` says which entries were followed; a departure that was not (its job
-/// never existed, or never met the job it overtook) is listed in `notes` and `unfollowedDeviations`.
-/// On the code that recorded it, a schedule is followed exactly and reproduces the run.
+/// never existed, or never met the job it overtook) is listed in `notes` and `unfollowedDeviations`,
+/// with what the run saw of it (``Unfollowed/Reason``). On the code that recorded it, a schedule is
+/// followed exactly and reproduces the run.
 public final class ScheduleStrategy: Strategy {
     /// The schedule followed.
     public let schedule: Schedule
@@ -24,7 +25,8 @@ public final class ScheduleStrategy: Strategy {
     private var symbols = SymbolTable()
     private var siteCounts: [String: UInt32] = [:]
     private var applied: [Bool] = []
-    /// Per entry: its job was offered at a pick / offered while a job it overtook was ready too.
+    /// Per entry: its job was offered at a pick / offered while a job it overtook was ready too
+    /// (whether or not its job was the one fifo would run then).
     private var offered: [Bool] = []
     private var met: [Bool] = []
     /// Departures not yet applied in this run (skip the look-ups when none is left).
@@ -120,7 +122,15 @@ public final class ScheduleStrategy: Strategy {
             }
         }
         if let entry = plainPicks[fifoKey] { followed[entry] = true }
-        if departuresLeft > 0, let entry = departures[fifoKey], !applied[entry] { offered[entry] = true }
+        if departuresLeft > 0, let entry = departures[fifoKey], !applied[entry] {
+            // The departure's job is the oldest ready: it runs by fifo, ahead of whatever it meets
+            // here. Meeting a job it overtook this way is no race removed: that job was never the
+            // one fifo would run while this one waited (`neverAhead`).
+            offered[entry] = true
+            if !met[entry] {
+                met[entry] = ready.indices.contains { $0 != fifo && overtaken[entry].contains(key(ready[$0], table)) }
+            }
+        }
         return fifo
     }
 
@@ -149,50 +159,99 @@ public final class ScheduleStrategy: Strategy {
 
     /// A departure of the schedule that a run could not follow, and what the run saw of it.
     public struct Unfollowed: Sendable, Hashable {
-        /// What the run saw of the departure's job.
+        /// What the run saw of the departure's job (`J`) and the jobs it overtook in the recording
+        /// (`O`). Decided in this order: `siteDiffers` (a data decision), `unnamed`, `neverAhead`,
+        /// then from the run's `JobLedger`: `missing`, `vanished`, `ordered`, `apart`.
         public enum Reason: Sendable, Hashable {
-            /// Its job never ran (or, without a `JobLedger`, was never one of several ready jobs).
+            /// `J` never ran (or, without a `JobLedger`, was never one of several ready jobs).
             case missing
-            /// Its job ran, but only after the jobs it overtook: this code orders them, the race is gone.
+            /// `J` ran, but a job of `O` never ran: the work it overtook is gone (or cancelled).
+            case vanished
+            /// `J` and every job of `O` ran, `J` only after them all: this code orders them, the race is gone.
             case ordered
-            /// Its job ran, but never while a job it overtook was ready.
+            /// `J` and the jobs of `O` ran, but `J` was never ready at a pick together with any of them.
             case apart
-            /// Its job met a job it overtook, but that job was never the one `fifo` would run then.
+            /// `J` was ready at a pick together with a job of `O`, but never while the job `fifo` would
+            /// run was one of `O` (either `J` was the oldest, or a third job was): the race exists,
+            /// the recorded moment of it never came.
             case neverAhead
             /// A data decision whose site was asked fewer times, or with fewer options.
             case siteDiffers
+            /// The schedule does not name the jobs `J` went ahead of (read from a trace whose
+            /// overtaken jobs never ran before the recording ended): nothing can be said of the race.
+            case unnamed
         }
 
         /// The departure.
         public var entry: Schedule.Entry
         /// Why it could not be followed.
         public var reason: Reason
+        /// For `missing` and `vanished`: every job that never ran was cancelled (a job labelled
+        /// `<its label>.cancelled` ran on its lane, as a `task.sleep` cut short by cancellation does).
+        public var cancelled: Bool
+
+        /// An unfollowed departure and why.
+        public init(entry: Schedule.Entry, reason: Reason, cancelled: Bool = false) {
+            self.entry = entry
+            self.reason = reason
+            self.cancelled = cancelled
+        }
+
+        /// The jobs of `O` that never ran (for `vanished`), set by ``unfollowedDeviations(ran:)``.
+        public var vanished: [JobKey] = []
 
         /// Why, in words.
         public var why: String {
             let overtaken = entry.overtaken.map(\.description).joined(separator: ", ")
+            let gone = vanished.map(\.description).joined(separator: ", ")
             return switch reason {
+            case .missing where cancelled:
+                "\(entry.job) was cancelled here (its lane ran \(entry.job.label).cancelled instead)"
             case .missing: "\(entry.job) never ran here, or never with another job ready"
+            case .vanished where cancelled:
+                "\(gone), which \(entry.job) went ahead of, was cancelled here (its lane ran "
+                    + "\(vanished.first?.label ?? "").cancelled instead)"
+            case .vanished: "\(gone), which \(entry.job) went ahead of, never ran here"
             case .ordered: "\(entry.job) ran only after \(overtaken): this code orders them, the race is gone"
             case .apart: "\(entry.job) was never ready together with \(overtaken)"
             case .neverAhead: "\(entry.job) met \(overtaken), but never when fifo would run one of them"
             case .siteDiffers:
                 "site \(entry.job.label) was not asked a \(entry.job.ordinal). time with \(entry.count) options"
+            case .unnamed:
+                "the trace does not name the jobs \(entry.job) went ahead of (none of them ran before the recording ended)"
             }
         }
     }
 
     /// Departures from `fifo` the last run could not follow, in schedule order. With the run's
-    /// `JobLedger` (`ran`), a job that only ran alone is told apart from one that never ran.
+    /// `JobLedger` (`ran`), a job that only ran alone is told apart from one that never ran, and a
+    /// cancelled job from one that is gone.
     public func unfollowedDeviations(ran: JobLedger? = nil) -> [Unfollowed] {
-        schedule.entries.indices.filter { schedule.entries[$0].isDeviation && !followed[$0] }.map { index in
+        // Lanes and labels whose job was cancelled: `lane/label.cancelled` ran.
+        var cancelledJobs: Set<JobKey> = []
+        for job in ran?.jobs ?? [] where job.label.hasSuffix(".cancelled") {
+            let label = String(job.label.dropLast(".cancelled".count))
+            cancelledJobs.insert(JobKey(lane: job.lane, label: label, ordinal: 0))
+        }
+        func wasCancelled(_ job: JobKey) -> Bool {
+            cancelledJobs.contains(JobKey(lane: job.lane, label: job.label, ordinal: 0))
+        }
+        return schedule.entries.indices.filter { schedule.entries[$0].isDeviation && !followed[$0] }.map { index in
             let entry = schedule.entries[index]
             guard entry.kind == .pick else { return Unfollowed(entry: entry, reason: .siteDiffers) }
+            if entry.overtaken.isEmpty { return Unfollowed(entry: entry, reason: .unnamed) }
             if met[index] { return Unfollowed(entry: entry, reason: .neverAhead) }
             guard let ran else { return Unfollowed(entry: entry, reason: offered[index] ? .apart : .missing) }
-            guard let step = ran.ranAt[entry.job] else { return Unfollowed(entry: entry, reason: .missing) }
-            let before = entry.overtaken.compactMap { ran.ranAt[$0] }
-            let ordered = !before.isEmpty && before.count == entry.overtaken.count && before.allSatisfy { $0 < step }
+            guard let step = ran.ranAt[entry.job] else {
+                return Unfollowed(entry: entry, reason: .missing, cancelled: wasCancelled(entry.job))
+            }
+            let gone = entry.overtaken.filter { ran.ranAt[$0] == nil }
+            if !gone.isEmpty {
+                var missed = Unfollowed(entry: entry, reason: .vanished, cancelled: gone.allSatisfy(wasCancelled))
+                missed.vanished = gone
+                return missed
+            }
+            let ordered = entry.overtaken.allSatisfy { ran.ranAt[$0].map { $0 < step } ?? false }
             return Unfollowed(entry: entry, reason: ordered ? .ordered : .apart)
         }
     }

@@ -41,6 +41,22 @@ package struct CodeSymbol: Sendable, Hashable {
     /// partial-function wording are dropped.
     package var function: String { Self.readable(demangled) }
 
+    /// `function` for a symbol as a symbol table has it (mangled): how a crashed child's trap frames
+    /// are named, which its parent reads as text.
+    package static func function(ofSymbol mangled: String) -> String { readable(demangle(mangled) ?? mangled) }
+
+    /// Whether a symbol (mangled) is the Swift standard library's or the runtime's, or the C
+    /// library's way to a signal: the frames a trap passes through before the code that trapped.
+    package static func isRuntime(_ mangled: String) -> Bool {
+        if mangled.hasPrefix("$ss") || mangled.hasPrefix("$sS") || mangled.hasPrefix("_$ss")
+            || mangled.hasPrefix("swift_") || mangled.hasPrefix("_swift") || mangled.hasPrefix("_ZN5swift")
+            || mangled.hasPrefix("__")
+        {
+            return true
+        }
+        return ["abort", "raise", "gsignal", "kill", "pthread_kill"].contains(mangled)
+    }
+
     /// `function` for a demangled symbol (separate from lookup so it can be checked on any text).
     package static func readable(_ demangled: String) -> String {
         var text = Substring(dropPrivateDiscriminators(demangled))

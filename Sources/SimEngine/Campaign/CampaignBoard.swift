@@ -23,6 +23,8 @@ package protocol CampaignBoard: AnyObject, Sendable {
     func addRun(_ worker: Int, seed: UInt64, _ result: RunResult)
     /// Records a failing run of `worker` at seed index `index` (`signature` is `FailureSignature.id`).
     func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64)
+    /// Records the lock order the run of `seed` took (`--preempt`; called only when it took one).
+    func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge])
     /// What every worker ran and found so far.
     func tally() -> CampaignTally
 }
@@ -37,6 +39,8 @@ package struct CampaignTally: Sendable {
     package var findings: FindingsTable<RunEvidence>
     /// The distinct schedules run and what the runs saw but did not control.
     package var explored: Explored
+    /// The lock orders the runs took (`--preempt`), each pair of classes with its lowest seed.
+    package var lockOrder = LockOrderTable()
 
     package init(runs: Int, goalCounts: [Int], findings: FindingsTable<RunEvidence>, explored: Explored = Explored()) {
         self.runs = runs

@@ -23,6 +23,8 @@ package struct CampaignOutcome: Sendable {
     /// For an in-order campaign whose child trapped: the run (from 0) that trapped, which ended the
     /// campaign (its one crash; findings before it died with the child).
     package var crashedAtRun: Int?
+    /// The lock orders the runs took (`--preempt`; not kept by in-order campaigns).
+    package var lockOrder = LockOrderTable()
 
     package init(report: Fuzzer.Report, crashes: [Fuzzer.Crash], interrupted: Bool, nondeterministic: Set<UInt64>) {
         self.report = report
@@ -64,5 +66,6 @@ package struct CampaignOutcome: Sendable {
             explored: tally.explored)
         self.init(report: report, crashes: crashes, interrupted: interrupted, nondeterministic: nondeterministic)
         self.workerDigests = workerDigests
+        self.lockOrder = tally.lockOrder
     }
 }

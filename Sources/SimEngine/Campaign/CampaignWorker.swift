@@ -56,6 +56,7 @@ package struct CampaignWorker: Sendable {
             board.setInFlight(worker, index)
             let result = plan.run(seed: seed, strategy: strategy)
             board.addRun(worker, seed: seed, result)
+            if !result.lockOrder.isEmpty { board.addLockOrder(worker, seed: seed, result.lockOrder) }
             if result.verdict.isFailure {
                 if !keepGoing { board.lowerStopSeed(to: seed) }
                 board.addFailure(

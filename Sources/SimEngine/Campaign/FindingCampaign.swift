@@ -38,6 +38,9 @@ public struct FindingCampaign: Sendable {
         public var shrink: Bool
         /// Where runs run.
         public var isolation: Isolation
+        /// Lock orders taken both ways are followed up (traces saved, a search aimed at the inverted
+        /// schedule); off inside that search.
+        package var aimsAtLockOrders = true
 
         /// Options saving into `directory`.
         public init(directory: String, shrink: Bool = true, isolation: Isolation = .automatic) {
@@ -91,6 +94,18 @@ public struct FindingCampaign: Sendable {
             saved.crashedAtRun = outcome.crashedAtRun
             observer.saved(saved)
             result.findings.append(saved)
+        }
+        if options.aimsAtLockOrders {
+            let deadlocked = result.findings.contains {
+                if case .deadlock = $0.verdict { return true } else { return false }
+            }
+            for (number, potential) in outcome.lockOrder.potentialDeadlocks.enumerated() {
+                let handled = handle(
+                    potential, number: number, alreadyDeadlocked: deadlocked, findings: &result.findings,
+                    observer: observer)
+                observer.potentialDeadlock(handled)
+                result.potentialDeadlocks.append(handled)
+            }
         }
         return result
     }
@@ -264,8 +279,10 @@ public struct FindingCampaign: Sendable {
         }
         guard let path = entry.path, var recorded = entry.recording else { return entry }
         do throws(SimEngineError) {
-            // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk.
-            if options.shrink, !Interruption.isRequested, recorded.crashed, usesChildren {
+            // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk. Nor a run that
+            // never ended: every candidate would wait out the stall bound.
+            let stalled = crash.message.hasPrefix(RunStallGuard.messagePrefix)
+            if options.shrink, !Interruption.isRequested, recorded.crashed, usesChildren, !stalled {
                 let input = try TraceInput(path: path)
                 if let footer = input.footer {
                     if let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path) {
@@ -334,8 +351,11 @@ extension FindingCampaign {
         /// Every finding handled, failures (lowest seed first) then crashes, in the order the
         /// observer heard of them.
         public var findings: [SavedFinding] = []
-        /// True when something was found: a failure, a crash, or a run that differed between processes.
-        public var foundSomething: Bool { !findings.isEmpty }
+        /// Lock classes the runs took in both orders (`--preempt`), each with what was done about it.
+        public var potentialDeadlocks: [PotentialDeadlock] = []
+        /// True when something was found: a failure, a crash, a run that differed between processes,
+        /// or locks taken in both orders.
+        public var foundSomething: Bool { !findings.isEmpty || !potentialDeadlocks.isEmpty }
         /// The campaign's outcome as the workers tallied it (for result documents).
         package var outcome: CampaignOutcome
 
@@ -363,6 +383,8 @@ public protocol FindingCampaignObserver: Sendable {
     func schedulesFinished(_ report: Fuzzer.Report)
     /// One finding is handled: saved, shrunk and re-checked, or said why not.
     func saved(_ finding: SavedFinding)
+    /// A pair of lock classes taken in both orders was followed up.
+    func potentialDeadlock(_ potential: PotentialDeadlock)
 }
 
 extension FindingCampaignObserver {
@@ -372,6 +394,8 @@ extension FindingCampaignObserver {
     public func schedulesFinished(_ report: Fuzzer.Report) {}
     /// Nothing.
     public func saved(_ finding: SavedFinding) {}
+    /// Nothing.
+    public func potentialDeadlock(_ potential: PotentialDeadlock) {}
 }
 
 /// An observer that hears nothing: the campaign's ``FindingCampaign/Result`` says it all.

@@ -21,6 +21,7 @@ package final class ThreadBoard: CampaignBoard {
         var goals: GoalTally
         var findings = FindingsTable<RunEvidence>()
         var explored = Explored()
+        var lockOrder = LockOrderTable()
     }
 
     /// A board for `workers` threads of a plan with `goals` coverage goals.
@@ -55,20 +56,28 @@ package final class ThreadBoard: CampaignBoard {
         }
     }
 
+    package func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge]) {
+        lanes[worker].state.withLock { $0.lockOrder.add(edges, seed: seed) }
+    }
+
     package func tally() -> CampaignTally {
         var runs = 0
         var goalTally = GoalTally(goals: goals)
         var findings = FindingsTable<RunEvidence>()
         var explored = Explored()
+        var lockOrder = LockOrderTable()
         for lane in lanes {
             lane.state.withLock { state in
                 runs += state.runs
                 goalTally.add(state.goals)
                 findings.merge(state.findings)
                 explored.merge(state.explored)
+                lockOrder.merge(state.lockOrder)
             }
         }
-        return CampaignTally(
+        var tally = CampaignTally(
             runs: runs, goalCounts: goalTally.counts(for: goals), findings: findings, explored: explored)
+        tally.lockOrder = lockOrder
+        return tally
     }
 }

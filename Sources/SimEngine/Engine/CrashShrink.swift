@@ -13,41 +13,45 @@ import SystemPackage
 /// Shrinks a crash trace: every candidate schedule runs in a child (`simrun _record`), where its trap
 /// ends only that child and the parent seals the candidate's trace up to it. A candidate keeps the
 /// recorded schedule's first K decisions (followed by job identity, as `fuzz --from --keep K` does)
-/// and lets `fifo` choose the rest; the smallest K found by bisection whose run crashes at the same
-/// place — the same trap message (numbers aside, as findings are grouped) in the same job — is
-/// recorded as the shrunk trace. Departures from fifo after the K-th decision are all dropped.
+/// and lets `fifo` choose the rest; the smallest K found by bisection whose run is the same crash
+/// is recorded as the shrunk trace. Departures from fifo after the K-th decision are all dropped.
+///
+/// The same crash is the same ``CrashPlace``: first the whole recorded schedule is run on this
+/// build, and its crash must be the recorded one (the same job, the same message where both have
+/// one, the same functions where both name them: a release build's crash without a message is a
+/// debug build's with one). That run's place, named the way this build names it, is then the place
+/// every candidate must match, so a smaller trace of another crash is never kept.
 package enum CrashShrink {
-    /// Where a crash trace trapped: its failure signature and the job running (`lane/label`).
-    private struct Place: Equatable {
-        var signature: FailureSignature
-        var job: String?
-
-        init(path: String, verdict: Verdict) throws(SimEngineError) {
-            signature = FailureSignature(verdict)
-            job = try CrashShrink.runningJob(path: path).map { job in
-                job.split(separator: "#").first.map(String.init) ?? job
-            }
-        }
-    }
-
-    /// Shrinks the crash trace `input` (of `plan`) and records the shrunk run at `path`; nil when no
-    /// candidate, the whole recorded schedule included, crashes at the recorded place on this build.
+    /// Shrinks the crash trace `input` (of `plan`) and records the shrunk run at `path`; nil when the
+    /// whole recorded schedule is not the recorded crash on this build.
     package static func shrink(_ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String)
         throws(SimEngineError) -> ShrinkReport?
     {
-        let target = try Place(path: input.path, verdict: footer.verdict)
+        let recorded = try CrashPlace(path: input.path, footer: footer)
         let before = counts(input, footer)
         var runs = 0
-        // Records the candidate keeping `keep` decisions; true when it crashed at `target` and is
-        // smaller (fewer non-fifo decisions, or as many and fewer events). With `anySize`, only the place counts.
-        func attempt(_ keep: Int, to output: String, anySize: Bool = false) throws(SimEngineError) -> Bool {
+        // Records the candidate keeping `keep` decisions into `output`; its place when it crashed.
+        func record(_ keep: Int, to output: String) throws(SimEngineError) -> CrashPlace? {
             runs += 1
             let recording = IsolatedRecording(
-                scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
-                prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
+                scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.plainOrder.description,
+                noise: plan.noise, prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps,
+                carriers: plan.carriers)
             let outcome = try recording.record(seed: input.header.seed, to: output)
-            guard outcome.crashed, try Place(path: output, verdict: outcome.verdict) == target else { return false }
-            if anySize { return true }
+            guard outcome.crashed else { return nil }
+            return try CrashPlace(path: output)
+        }
+        // This build's crash on the whole schedule, beside `path` (renamed over it when nothing
+        // shorter crashes there: `path` may be the trace shrunk, as fuzz shrinks in place).
+        let whole = path + ".shrinking"
+        defer { unlink(whole) }
+        guard let target = try record(input.tape.count, to: whole), recorded.isSameCrash(as: target) else {
+            return nil
+        }
+        // True when the candidate keeping `keep` decisions is the same crash and smaller (fewer
+        // non-fifo decisions, or as many and fewer events).
+        func attempt(_ keep: Int, to output: String) throws(SimEngineError) -> Bool {
+            guard let place = try record(keep, to: output), target.isSameCrash(as: place) else { return false }
             let candidate = try TraceInput(path: output)
             guard let end = candidate.footer else { return false }
             let after = counts(candidate, end)
@@ -69,17 +73,13 @@ package enum CrashShrink {
             }
             unlink(scratch)
         }
-        // The whole schedule kept when no shorter prefix crashed there smaller (it must crash there).
-        // Recorded beside `path` and renamed over it: `path` may be the trace shrunk (fuzz shrinks in place).
-        let written = path + ".shrinking"
-        guard try attempt(found ?? input.tape.count, to: written, anySize: true) else {
-            unlink(written)
-            return nil
+        if let found {
+            // Recorded again beside `path`: bisection went on past it with other candidates.
+            guard let place = try record(found, to: whole), target.isSameCrash(as: place) else { return nil }
         }
         do throws(Errno) {
-            try SystemIO.publish(written, as: path)
+            try SystemIO.publish(whole, as: path)
         } catch {
-            unlink(written)
             throw SimEngineError(.cannotWrite, "cannot write \(path): \(error)")
         }
         let shrunk = try TraceInput(path: path)

@@ -132,13 +132,16 @@ package final class DecisionClock: EventSink {
 extension Explainer {
     /// Explains a crash: the same table as ``explain(progress:)``, but every re-fuzzed run is
     /// recorded in a child process (`simrun _record`, random after the kept prefix), where a trap
-    /// ends only that child. A run counts when it crashes with the trace's ``FailureSignature``
-    /// (the same trap message, numbers aside). The trace's schedule is not re-run here (it traps),
+    /// ends only that child. A run counts when it is the trace's crash: the same ``CrashPlace`` (the
+    /// same job, the same message where both have one, the same functions where both name them, so
+    /// a release build's runs count for a debug build's trace). The trace's schedule is not re-run
+    /// here (it traps),
     /// so rows carry no offer; each decision's time is read from the trace. Needs a binary built on
     /// `SimRun.main` (process isolation); `runs` children per decision.
     package func explainCrash(progress: (Int, Int) -> Void = { _, _ in }) throws(SimEngineError) -> Explanation {
         let tape = input.tape
         let times = try Self.decisionTimes(path: input.path)
+        let recorded = try CrashPlace(path: input.path)
         let scratch = DeterminismCheck.temporaryTracePath("crash-explain")
         defer { unlink(scratch) }
         var rates: [Int] = []
@@ -150,8 +153,8 @@ extension Explainer {
                     scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.uniformSampling.description, noise: plan.noise,
                     prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps)
                 let outcome = try recording.record(seed: seed, to: scratch)
-                unlink(scratch)
-                if outcome.crashed && FailureSignature(outcome.verdict) == target { failing += 1 }
+                defer { unlink(scratch) }
+                if outcome.crashed, try recorded.isSameCrash(as: CrashPlace(path: scratch)) { failing += 1 }
             }
             rates.append(failing)
         }

@@ -88,34 +88,68 @@ public enum InconclusiveReason: Sendable, Equatable {
 }
 
 /// A non-fifo decision of a recording that a replay on another variant could not follow.
+///
+/// Each is a pick `J before O` of the recording (`J` the job taken, `O` the older ready jobs it went
+/// ahead of; the one fifo would have run is among them), or a data decision, and what the replay
+/// saw of it (`reason`, decided in this order):
+///
+/// | reason | what the replay saw |
+/// |---|---|
+/// | `site-differs` | a data decision whose site was asked fewer times, or with fewer options |
+/// | `unnamed` | the trace does not name `O` (none of it ran before the recording ended) and this build's re-run of the recording could not name it either |
+/// | `never-ahead` | `J` was ready at a pick together with a job of `O`, but never while fifo would run a job of `O` |
+/// | `missing` | `J` never ran |
+/// | `vanished` | `J` ran, a job of `O` never ran |
+/// | `ordered` | `J` and all of `O` ran, `J` only after them all |
+/// | `apart` | `J` and all of `O` ran, `J` never ready together with any of them |
+///
+/// `cancelled` (for `missing` and `vanished`): every job that never ran was cancelled: its lane ran
+/// `<its label>.cancelled` instead (a `Task.sleep` cut short by `Task.cancel()` does).
 public struct UnfollowedDecision: Sendable, Equatable {
     /// Its number, as `show` numbers decisions (from 1).
     public var number: Int
     /// `lane/label#n before lane/label#m`.
     public var summary: String
-    /// What the replay saw of it: `missing`, `ordered`, `apart`, `never-ahead`, `site-differs`.
+    /// What the replay saw of it: `missing`, `vanished`, `ordered`, `apart`, `never-ahead`,
+    /// `site-differs`, `unnamed`.
     public var reason: String
     /// The reason in words.
     public var why: String
+    /// The job (or jobs) that never ran were cancelled (`missing` and `vanished` only).
+    public var cancelled: Bool
 
     /// A decision that could not be followed.
-    public init(number: Int, summary: String, reason: String, why: String) {
+    public init(number: Int, summary: String, reason: String, why: String, cancelled: Bool = false) {
         self.number = number
         self.summary = summary
         self.reason = reason
         self.why = why
+        self.cancelled = cancelled
     }
 
-    /// The one rule for "the fix removes the race itself": the decision's job no longer runs, or
-    /// runs only after the jobs it overtook (this code orders them).
-    public var showsRaceRemoved: Bool { reason == "missing" || reason == "ordered" }
+    /// The per-decision half of the "fix removes the race" rule: this decision shows that the code
+    /// replayed never makes the recorded choice, because it no longer has the race.
+    ///
+    /// - `ordered` and `apart`: yes. Both sides still run, and never race as recorded.
+    /// - `missing` and `vanished`: yes when the schedule was read back exactly on the replaying
+    ///   build (`scheduleReadBack`: the same build, or one that re-runs the recording exactly), or
+    ///   when the job that never ran was cancelled. On a schedule read from another build's trace a
+    ///   job that never runs may only have moved (a renamed job, a refactored lane): no.
+    /// - `never-ahead`, `site-differs`, `unnamed`: no. The race is still there (or nothing is
+    ///   known of it); the recorded moment of it simply never came.
+    public func showsRaceRemoved(scheduleReadBack: Bool) -> Bool {
+        switch reason {
+        case "ordered", "apart": true
+        case "missing", "vanished": scheduleReadBack || cancelled
+        default: false
+        }
+    }
 }
 
 /// The evidence of the "fix removes the race" rule: the recorded races that cannot happen on the
 /// other variant, and the campaign run on that variant instead of the replay.
 public struct RaceRemoved: Sendable, Equatable {
-    /// The non-fifo decisions that could not be followed, each because its job no longer runs or
-    /// runs only after the jobs it overtook.
+    /// The non-fifo decisions that could not be followed, each showing the race removed.
     public var unfollowed: [UnfollowedDecision]
     /// The campaign's strategy (`pct`) and seeds.
     public var strategy: String
@@ -125,6 +159,15 @@ public struct RaceRemoved: Sendable, Equatable {
     public var failures: Int
     /// The lowest failing seed of the campaign, when one failed.
     public var firstFailingSeed: UInt64?
+
+    /// The verdict-level rule: a replay whose non-fifo decisions could not all be followed is
+    /// decided by a campaign instead (``TraceReplay/raceRemovedSeeds`` of `pct` on the variant
+    /// replayed) exactly when at least one decision was unfollowed and every unfollowed one shows the
+    /// race removed (``UnfollowedDecision/showsRaceRemoved(scheduleReadBack:)``). One decision that
+    /// was simply not followed keeps the replay inconclusive, however many others show the race gone.
+    public static func applies(to unfollowed: [UnfollowedDecision], scheduleReadBack: Bool) -> Bool {
+        !unfollowed.isEmpty && unfollowed.allSatisfy { $0.showsRaceRemoved(scheduleReadBack: scheduleReadBack) }
+    }
 
     /// The evidence.
     public init(

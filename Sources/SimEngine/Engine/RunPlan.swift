@@ -27,15 +27,19 @@ public struct RunPlan: Sendable {
     /// estimate instead of probing (`goals()` runs a probe then).
     public var goalNames: [String]?
 
-    /// Plans runs (of `scenario` with `noise` noise lanes), learning the step estimate from one
-    /// `fifo` run of the scenario.
-    public init(scenario: Scenario, variant: String, strategy: StrategySpec, noise: Int = 0) {
+    /// Plans runs (of `scenario` with `noise` noise lanes, on `carriers`), learning the step estimate
+    /// from one `fifo` run of the scenario as the runs will run it: under `--preempt` lock points are
+    /// steps, so a probe without them would plan another run than a probe in another process plans.
+    public init(
+        scenario: Scenario, variant: String, strategy: StrategySpec, noise: Int = 0, carriers: CarrierMode = .off
+    ) {
         baseScenario = scenario
-        let scenario = scenario.withNoise(lanes: noise, variants: [variant])
+        let scenario = scenario.withNoise(lanes: noise, variants: [variant]).running(on: carriers)
         self.scenario = scenario
         self.variant = variant
         self.strategy = strategy
         self.noise = max(0, noise)
+        self.carriers = carriers
         let probe = scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy())
         estimatedSteps = max(probe.steps, 1)
         goalNames = probe.goals

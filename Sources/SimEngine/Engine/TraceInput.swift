@@ -91,11 +91,12 @@ public struct TraceInput {
         let lanes = try noise(of: header, path: path)
         // The recording's own step estimate when it names one: no fifo probe run, which would trap
         // here when the recorded crash is on the fifo schedule itself.
+        let recorded = try carriers(of: header, path: path)
         var plan =
             estimatedSteps(of: header).map {
                 RunPlan(scenario: scenario, variant: chosen, strategy: spec, estimatedSteps: $0, noise: lanes)
-            } ?? RunPlan(scenario: scenario, variant: chosen, strategy: spec, noise: lanes)
-        plan.carriers = try carriers(of: header, path: path)
+            } ?? RunPlan(scenario: scenario, variant: chosen, strategy: spec, noise: lanes, carriers: recorded)
+        plan.carriers = recorded
         return plan
     }
 }

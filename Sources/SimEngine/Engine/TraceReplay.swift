@@ -51,20 +51,30 @@ public struct ReplayRequest: Sendable, Equatable {
 ///   was compared and the verdict and digest match; a difference is `diverged`; a recording cut
 ///   short whose prefix matched is `inconclusive` (`truncated`); bytes that cannot be read after a
 ///   readable prefix are `damaged` (with how many events were compared).
-/// - On another variant the schedule is followed by identity. A failure is `fail` (a trap
-///   `crashed`). A pass counts only if every non-fifo decision was followed; otherwise it is
-///   `inconclusive`, except when every unfollowed decision shows the race removed by the fix (its
-///   job no longer runs, or runs only after the jobs it overtook, ``UnfollowedDecision/showsRaceRemoved``):
-///   then the replay cannot test the fix, and a `pct` campaign of ``raceRemovedSeeds`` on that
-///   variant decides instead (its result and the decisions are the verdict's evidence). A truncated
-///   recording that passes there is `inconclusive` (`truncated`).
-/// - On another build (``ReplayRequest/build`` differs from the header's `TraceHeader.build`):
-///   the events are compared first; when they are identical the build changed nothing the schedule
-///   touches and the recorded verdict stands (`fail` for a recorded failure, else `pass`).
-///   Otherwise the schedule is followed by identity on that build and judged as on another
-///   variant, except that the "fix removes the race" rule does not apply: between builds a job
-///   that no longer runs may only have moved, so any unfollowed non-fifo decision is
-///   `inconclusive`, with the decisions that could not be followed.
+/// - On another variant (or other noise) the schedule is followed by identity. A failure is `fail`
+///   (a trap `crashed`). A pass counts only if every non-fifo decision was followed; otherwise it is
+///   `inconclusive` (`unfollowed`, each decision with what the replay saw of it), except when the
+///   fix removes the race itself: at least one non-fifo decision was unfollowed and every one shows
+///   it (``RaceRemoved/applies(to:scheduleReadBack:)``, per decision
+///   ``UnfollowedDecision/showsRaceRemoved(scheduleReadBack:)``: `J before O` where `J` never ran,
+///   a job of `O` never ran, `J` ran only after all of `O`, or `J` was never ready together with
+///   any of `O`). Then the replay cannot test the fix, and a `pct` campaign of
+///   ``raceRemovedSeeds`` on that variant decides instead: `fail` with the campaign's first failure,
+///   else `pass`, both carrying the decisions and the campaign as ``RaceRemoved`` evidence. A
+///   truncated recording that passes there is `inconclusive` (`truncated`).
+/// - On another build (``ReplayRequest/build`` differs from the header's `TraceHeader.build`; or
+///   either is unknown and ``ReplayRequest/judgeUnknownBuild`` is set, as `replay --bisect` sets
+///   it): the events are compared first; when they are identical the build changed nothing the
+///   schedule touches and the recorded verdict stands (`fail` for a recorded failure, else `pass`).
+///   Otherwise the schedule is followed by identity and judged as on another variant, by the same
+///   rules. Which schedule: when this build re-runs the recording's tape on the recorded variant
+///   exactly, the schedule read back from that re-run, as on the recording's own build
+///   (`scheduleReadBack`); otherwise the schedule in the file (each pick's job, each job's cause,
+///   the ready sets rebuilt from them), completed where the file cannot name the jobs a pick went
+///   ahead of (they never ran before the recording ended, as after a crash) from this build's
+///   re-run wherever it made the same picks. On a schedule read from the file a job that no longer
+///   runs may only have moved, so `missing` and `vanished` show the race removed only when that
+///   job was cancelled.
 /// - ``decideIsolated(_:catalog:executable:)`` runs the replay in a child process, so a model that
 ///   traps is a `crashed` (or, on the recorded variant, compared) outcome, never the end of the host.
 public enum TraceReplay {
@@ -174,20 +184,25 @@ public enum TraceReplay {
     static func followed(input: TraceInput, plan: RunPlan, recordedNoise: Int, otherBuild: Bool = false)
         throws(SimEngineError) -> ReplayReport
     {
-        // Another build's recording cannot be re-run here to read its schedule: the file tells it.
         let replayer = TraceReplayer(input: input, plan: plan)
-        let outcome =
-            otherBuild
-            ? replayer.replayForVerdict(following: try TraceSchedule.read(path: input.path), problem: nil)
-            : replayer.replayForVerdict()
-        let raceRemovedRule = !otherBuild
+        let outcome: TraceReplayer.Outcome
+        let readBack: Bool
+        if otherBuild {
+            // Another build's recording may not re-run here: read back when it does, else from the file.
+            let (schedule, exact) = try replayer.scheduleForOtherBuild()
+            outcome = replayer.replayForVerdict(following: schedule, problem: nil)
+            readBack = exact
+        } else {
+            outcome = replayer.replayForVerdict()
+            readBack = true
+        }
         let verdict: ReplayVerdict
         let unfollowed = outcome.unfollowed.map(UnfollowedDecision.init)
         if outcome.result.verdict.isFailure {
             verdict = .fail(outcome.result.verdict, raceRemoved: nil)
         } else if let problem = outcome.scheduleProblem {
             verdict = .inconclusive(.scheduleProblem(problem))
-        } else if raceRemovedRule && !unfollowed.isEmpty && unfollowed.allSatisfy(\.showsRaceRemoved) {
+        } else if RaceRemoved.applies(to: unfollowed, scheduleReadBack: readBack) {
             // The fix removes the race itself: the replay cannot test it; a campaign on it must.
             var campaign = plan
             campaign.strategy = .campaignDefault
@@ -229,12 +244,16 @@ extension UnfollowedDecision {
         let reason =
             switch missed.reason {
             case .missing: "missing"
+            case .vanished: "vanished"
             case .ordered: "ordered"
             case .apart: "apart"
             case .neverAhead: "never-ahead"
             case .siteDiffers: "site-differs"
+            case .unnamed: "unnamed"
             }
-        self.init(number: missed.entry.number, summary: missed.entry.summary, reason: reason, why: missed.why)
+        self.init(
+            number: missed.entry.number, summary: missed.entry.summary, reason: reason, why: missed.why,
+            cancelled: missed.cancelled)
     }
 }
 
@@ -246,7 +265,7 @@ extension TraceReplay {
     /// back as one typed record. When the child dies of a signal, the schedule is recorded again in
     /// a child that checkpoints every record (sealed up to the trap), and that recording decides:
     /// on the recorded variant its events are compared with the trace's (`identical` only when the
-    /// recording crashed the same way; a truncated recording whose prefix matched is
+    /// recording crashed the same way, the same ``CrashPlace``; a truncated recording whose prefix matched is
     /// `inconclusive`), on another variant it is `crashed`.
     public static func decideIsolated(_ request: ReplayRequest, catalog: ScenarioCatalog, executable: String? = nil)
         throws(SimEngineError) -> ReplayReport
@@ -284,12 +303,21 @@ extension TraceReplay {
         let otherBuild = request.isOtherBuild(than: input.header.build)
         let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise || otherBuild
         // Recorded again the way the child replayed it: by identity on another variant or noise.
-        let again = try IsolatedRecording(
+        let recording = IsolatedRecording(
             scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps, executable: executable, carriers: plan.carriers
-        ).record(
-            seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: otherBuild,
-            to: path, timeoutSeconds: noTimeout)
+            estimatedSteps: plan.estimatedSteps, executable: executable, carriers: plan.carriers)
+        let again: IsolatedRecording.Outcome
+        do {
+            again = try recording.record(
+                seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: otherBuild,
+                to: path, timeoutSeconds: noTimeout)
+        } catch where otherBuild && error.kind == .failed {
+            // Another build's recording, re-run here to read its schedule, trapped before the run to
+            // record began: follow the schedule the file alone gives.
+            again = try recording.record(
+                seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: true,
+                fileScheduleOnly: true, to: path, timeoutSeconds: noTimeout)
+        }
         let verdict: ReplayVerdict
         var compared: UInt64 = 0
         if onOther || !again.crashed && !input.isTruncated && input.footer.map({ !$0.verdict.isCrash }) ?? true {
@@ -323,6 +351,17 @@ extension TraceReplay {
             verdict = .diverged(
                 atEvent: input.eventCount,
                 lines: ["the same events, but the replay crashed: \(again.verdict.message) (recorded: \(recorded))"])
+        } else if let recordedPlace = try? CrashPlace(path: request.trace), let replayed = try? CrashPlace(path: path),
+            !recordedPlace.isSameCrash(as: replayed)
+        {
+            // The same events up to the trap, but another trap: not the recorded crash.
+            compared = input.eventCount
+            verdict = .diverged(
+                atEvent: input.eventCount,
+                lines: [
+                    "the same events, but another crash: recorded \(recordedPlace), replayed \(replayed): "
+                        + again.verdict.message
+                ])
         } else {
             compared = input.eventCount
             verdict = .identical

@@ -118,7 +118,8 @@ public struct TraceReplayer {
         var recordedPlan = plan.withNoise((try? TraceInput.noise(of: input.header, path: input.path)) ?? 0)
         recordedPlan.variant = input.header.variant
         let tapeFollower = ReplayStrategy(tape: input.tape)
-        let observer = ScheduleObserver(tapeFollower)
+        // Every departure's ready set too: a replay on another build completes the file's with them.
+        let observer = ScheduleObserver(tapeFollower, keepsReadySets: true)
         let recordedJobs = JobLedger()
         // A recording that crashed is read back up to the step before the trap (its job ran alone
         // or as the last decision; it is not re-run here, where it would take the process down).
@@ -148,6 +149,25 @@ public struct TraceReplayer {
         return (schedule, problem)
     }
 
+    /// The schedule a replay on another build (or one of unknown build) follows, and whether it
+    /// was read back exactly.
+    ///
+    /// When this build re-runs the trace's tape on the recorded variant exactly (as
+    /// ``identitySchedule()`` checks: every decision followed, the same digest, or for a crash the
+    /// same picks up to the trap), this build's code is the recording's as far as the schedule
+    /// goes: that read-back schedule is followed and `readBack` is true, as on the build that
+    /// recorded it. Otherwise the schedule is read from the file (``TraceSchedule``), completed with
+    /// the ready sets of this build's re-run where it made the recorded picks, and `readBack` is
+    /// false. With `rerunning` false the file alone is read (no run of the recording here).
+    package func scheduleForOtherBuild(rerunning: Bool = true) throws(SimEngineError)
+        -> (schedule: Schedule, readBack: Bool)
+    {
+        guard rerunning else { return (try TraceSchedule.read(path: input.path), false) }
+        let (observed, problem) = identitySchedule()
+        if problem == nil { return (observed, true) }
+        return (try TraceSchedule.read(path: input.path, observed: observed), false)
+    }
+
     /// Replays the schedule on the plan's (possibly different) variant, for its verdict only.
     ///
     /// The trace's tape is first re-run on the recorded variant through a `ScheduleObserver`, which
@@ -160,8 +180,8 @@ public struct TraceReplayer {
         return replayForVerdict(following: schedule, problem: problem)
     }
 
-    /// Replays `schedule` (read back by ``identitySchedule()``, or from the trace alone when the
-    /// recording's code is another build's) on the plan's variant, for its verdict only.
+    /// Replays `schedule` (read back by ``identitySchedule()``, or by ``scheduleForOtherBuild(rerunning:)``
+    /// when the recording's code is another build's) on the plan's variant, for its verdict only.
     func replayForVerdict(following schedule: Schedule, problem: String?) -> Outcome {
         let known = schedule.jobs
         let strategy = ScheduleStrategy(schedule: schedule)

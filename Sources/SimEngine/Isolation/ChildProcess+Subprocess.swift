@@ -1,3 +1,4 @@
+import CSimInterpose
 import Dispatch
 import Subprocess
 import Synchronization
@@ -116,8 +117,8 @@ extension ChildProcess {
             environment: .inherit.updating(childEnvironment(extra)),
             platformOptions: options)
         let timeout = Duration.milliseconds(Int64(timeoutSeconds * 1000))
+        let started = StartedProcess()
         let outcome = blocking { () async throws -> (TerminationStatus, Out.OutputType, Err.OutputType) in
-            let started = StartedProcess()
             return try await withThrowingTaskGroup(of: (TerminationStatus, Out.OutputType, Err.OutputType)?.self) {
                 group in
                 group.addTask {
@@ -149,6 +150,7 @@ extension ChildProcess {
                 throw CancellationError()
             }
         }
+        started.finished()
         switch outcome {
         case .success(let (status, stdout, stderr)):
             let termination: Termination
@@ -162,9 +164,11 @@ extension ChildProcess {
         }
     }
 
-    /// The variables a child's environment changes: no backtracer, plus `extra`.
+    /// The variables a child's environment changes: no backtracer, the hash seed pinned (a `Set`'s
+    /// order is the same in every process), plus `extra`.
     private static func childEnvironment(_ extra: [String: String]) -> [Environment.Key: String?] {
         var changes: [Environment.Key: String?] = ["SWIFT_BACKTRACE": "enable=no"]
+        if let key = Environment.Key(rawValue: HashSeed.environmentKey) { changes[key] = "1" }
         for (name, value) in extra {
             if let key = Environment.Key(rawValue: name) { changes[key] = value }
         }
@@ -196,7 +200,16 @@ extension ChildProcess {
 private final class StartedProcess: Sendable {
     private let pid = Mutex<pid_t?>(nil)
 
-    func set(_ value: pid_t) { pid.withLock { $0 = value } }
+    func set(_ value: pid_t) {
+        pid.withLock { $0 = value }
+        simrun_children_add(value)
+    }
+
+    /// The child ended (or never started): unlist it.
+    func finished() {
+        guard let value = pid.withLock({ $0 }) else { return }
+        simrun_children_remove(value)
+    }
 
     /// Kills the child if it started (the timeout ran out before it ended).
     func kill() { signal(SIGKILL) }

@@ -1,3 +1,5 @@
+import CSimInterpose
+import SimCore
 import SimTrace
 import Synchronization
 import SystemPackage
@@ -120,6 +122,18 @@ package struct ChildProcess {
 
     package static func markSelfExecutable() { isSelfExecutable.store(true, ordering: .relaxed) }
 
+    /// In one of simrun's own child processes (`_worker`, `_record`, …): ends this process when its
+    /// parent dies, however it dies, so that no child outlives the command the user ran.
+    /// Runs that never end are given up (`RunStallGuard`), so that no child outlives its usefulness.
+    package static func bindLifetimeToParent() {
+        simrun_die_with_parent()
+        RunStallGuard.arm()
+    }
+
+    /// Kills every child process this process started and has not yet waited for (their process
+    /// groups). Async-signal-safe: the interruption handler calls it before exiting at once.
+    package static func killAllChildren() { _ = simrun_children_kill_all() }
+
     /// Whether commands can run parts of their work in child processes (false when the command tree
     /// runs inside another program, e.g. a test calling `SimRun.run`: then they run in-process).
     package static var isAvailable: Bool { isSelfExecutable.load(ordering: .relaxed) }
@@ -171,11 +185,15 @@ package struct ChildProcess {
         let argv = ([other ?? CommandLine.arguments.first ?? "simrun"] + arguments).map { strdup($0) }
         defer { for pointer in argv { free(pointer) } }
         // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
-        var environment = [strdup("SWIFT_BACKTRACE=enable=no")]
+        // A child hashes with the pinned seed, so a `Set`'s order is the same in every process.
+        var environment = [strdup("SWIFT_BACKTRACE=enable=no"), strdup(HashSeed.environmentEntry)]
         let inherited = Self.environment
         var index = 0
         while let entry = inherited[index] {
-            if !String(cString: entry).hasPrefix("SWIFT_BACKTRACE=") { environment.append(strdup(entry)) }
+            let text = String(cString: entry)
+            if !text.hasPrefix("SWIFT_BACKTRACE=") && !text.hasPrefix("\(HashSeed.environmentKey)=") {
+                environment.append(strdup(entry))
+            }
             index += 1
         }
         defer { for pointer in environment { free(pointer) } }
@@ -195,6 +213,7 @@ package struct ChildProcess {
             close(errPipe[0])
             throw SimEngineError(.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
         }
+        simrun_children_add(pid)
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
     }
 
@@ -228,6 +247,7 @@ package struct ChildProcess {
     /// Waits for the child to end.
     func wait() -> Termination {
         let status = SystemIO.waitForChild(pid) ?? 0
+        simrun_children_remove(pid)
         // The wait-status macros are not imported into Swift: decode the status by hand.
         let signal = status & 0x7F
         if signal == 0 { return .exited((status >> 8) & 0xFF) }
@@ -247,6 +267,33 @@ package struct ChildProcess {
         case SIGINT: "SIGINT"
         default: "signal \(signal)"
         }
+    }
+
+    /// Installs the trap reporter in this process (a child of simrun's): a trap writes the functions
+    /// it trapped in to stderr before the process dies of it (CSimInterpose's trap.c), for
+    /// ``trapFrames(in:)``. Linux only; elsewhere nothing is installed and crashes are told apart
+    /// by their job and message alone.
+    package static func installTrapReporter() { _ = simrun_install_trap_reporter() }
+
+    /// The most trap frames a crash keeps: the function that trapped and a few callers, enough to
+    /// meet the same code inlined differently by another build configuration.
+    package static let maxTrapFrames = 4
+
+    /// The functions a child trapped in, innermost first, from its stderr (the trap reporter's
+    /// line): the Swift runtime's and the C library's frames left out, each named as a person names
+    /// it (`BlueprintView.updateViewHierarchyIfNeeded()`); empty when the child wrote none.
+    package static func trapFrames(in stderr: String) -> [String] {
+        let marker = "simrun-trap-frames:"
+        guard let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return [] }
+        let symbols = line.dropFirst(marker.count).split(separator: " ").map(String.init)
+        var frames: [String] = []
+        for symbol in symbols.drop(while: { $0 == "?" || CodeSymbol.isRuntime($0) }) {
+            guard symbol != "?", !CodeSymbol.isRuntime(symbol) else { continue }
+            let name = CodeSymbol.function(ofSymbol: symbol)
+            if frames.last != name { frames.append(name) }
+            if frames.count == maxTrapFrames { break }
+        }
+        return frames
     }
 
     /// The runtime's one-line reason for a trap, from a child's stderr: "Precondition failed: …",

@@ -17,6 +17,8 @@ package struct IsolatedRecording {
         package var crashed: Bool
         /// For a crash, the last event recorded before it (kind and subject).
         package var lastEventText: String
+        /// For a crash, the functions it trapped in (``ChildProcess/trapFrames(in:)``).
+        package var trapFrames: [String] = []
     }
 
     package let scenario: String
@@ -57,11 +59,13 @@ package struct IsolatedRecording {
     /// the run is run `inOrder.run` of an in-order campaign, which the child runs again up to it.
     package func record(
         seed: UInt64, tapeFrom: String? = nil, byIdentity: Bool = false, scheduleFromTrace: Bool = false,
-        inOrder: RecordRequest.InOrderRun? = nil, to path: String, timeoutSeconds: Double = 300
+        fileScheduleOnly: Bool = false, inOrder: RecordRequest.InOrderRun? = nil, to path: String,
+        timeoutSeconds: Double = 300
     ) throws(SimEngineError) -> Outcome {
         let request = RecordRequest(
             scenario: scenario, variant: variant, strategy: strategy, seed: seed, out: path, tapeFrom: tapeFrom,
-            byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, noise: noise, from: prefix?.source,
+            byIdentity: byIdentity, scheduleFromTrace: scheduleFromTrace, fileScheduleOnly: fileScheduleOnly,
+            noise: noise, from: prefix?.source,
             keep: prefix?.keep ?? 0, estimatedSteps: estimatedSteps, carriers: carriers, inOrder: inOrder)
         // The request goes on the child's stdin, one typed value (never argv to parse back).
         return try Self.record(
@@ -103,11 +107,13 @@ package struct IsolatedRecording {
             throw SimEngineError(failure?.0 ?? .failed, "the recording child process failed before running: \(why)")
         }
         let message = ChildProcess.trapMessage(in: output.stderr) ?? "the model \(output.termination)"
+        let frames = ChildProcess.trapFrames(in: output.stderr)
         do {
-            let sealed = try TraceSealer.seal(partial: partial, as: path, verdict: .crashed(message))
+            let sealed = try TraceSealer.seal(
+                partial: partial, as: path, verdict: .crashed(message), trapFrames: frames)
             return Outcome(
                 path: path, verdict: sealed.footer.verdict, eventCount: sealed.footer.eventCount,
-                digest: sealed.footer.digest, crashed: true, lastEventText: sealed.lastEventText)
+                digest: sealed.footer.digest, crashed: true, lastEventText: sealed.lastEventText, trapFrames: frames)
         } catch {
             throw TraceInput.failure(error)
         }

@@ -32,8 +32,12 @@ package struct RecordRequest: Sendable, Equatable {
     package var tapeFrom: String?
     /// Follow `tapeFrom`'s schedule by job identity (a replay on another variant), not decision by decision.
     package var byIdentity: Bool
-    /// With `byIdentity`: read the schedule from the trace alone (it is another build's).
+    /// With `byIdentity`: the trace is another build's; its schedule is read as a replay on another
+    /// build reads it (``TraceReplayer/scheduleForOtherBuild(rerunning:)``).
     package var scheduleFromTrace: Bool
+    /// With `scheduleFromTrace`: the file alone, the recording not re-run here (a re-run of another
+    /// build's recording can trap before the run to record starts).
+    package var fileScheduleOnly: Bool
     /// Noise lanes added to the run.
     package var noise: Int
     /// A trace whose first `keep` decisions the run keeps (the prefix of a `fuzz --from` campaign).
@@ -48,7 +52,8 @@ package struct RecordRequest: Sendable, Equatable {
 
     package init(
         scenario: String, variant: String, strategy: String, seed: UInt64, out: String, tapeFrom: String? = nil,
-        byIdentity: Bool = false, scheduleFromTrace: Bool = false, noise: Int = 0, from: String? = nil, keep: Int = 0, estimatedSteps: Int? = nil,
+        byIdentity: Bool = false, scheduleFromTrace: Bool = false, fileScheduleOnly: Bool = false, noise: Int = 0,
+        from: String? = nil, keep: Int = 0, estimatedSteps: Int? = nil,
         carriers: CarrierMode = .off, inOrder: InOrderRun? = nil
     ) {
         self.scenario = scenario
@@ -59,6 +64,7 @@ package struct RecordRequest: Sendable, Equatable {
         self.tapeFrom = tapeFrom
         self.byIdentity = byIdentity
         self.scheduleFromTrace = scheduleFromTrace
+        self.fileScheduleOnly = fileScheduleOnly
         self.noise = noise
         self.from = from
         self.keep = keep
@@ -73,7 +79,8 @@ package struct RecordRequest: Sendable, Equatable {
             "version": .int(Self.version), "scenario": .string(scenario), "variant": .string(variant),
             "strategy": .string(strategy), "seed": .unsigned(seed), "out": .string(out),
             "tapeFrom": .optional(tapeFrom), "byIdentity": .bool(byIdentity),
-            "scheduleFromTrace": .bool(scheduleFromTrace), "noise": .int(Int64(noise)),
+            "scheduleFromTrace": .bool(scheduleFromTrace), "fileScheduleOnly": .bool(fileScheduleOnly),
+            "noise": .int(Int64(noise)),
             "from": .optional(from), "keep": .int(Int64(keep)),
             "estimatedSteps": estimatedSteps.map { .int(Int64($0)) } ?? .null,
             "carriers": .string(carriers.rawValue),
@@ -103,6 +110,7 @@ package struct RecordRequest: Sendable, Equatable {
             strategy: try fields.string("strategy"), seed: try fields.unsigned("seed"), out: try fields.string("out"),
             tapeFrom: try fields.optionalString("tapeFrom"), byIdentity: try fields.bool("byIdentity"),
             scheduleFromTrace: try fields.bool("scheduleFromTrace"),
+            fileScheduleOnly: try fields.bool("fileScheduleOnly"),
             noise: try fields.int("noise"), from: try fields.optionalString("from"), keep: try fields.int("keep"),
             estimatedSteps: try fields.optionalInt("estimatedSteps"), carriers: try WorkerRequest.carriers(fields),
             inOrder: inOrder)
@@ -126,10 +134,11 @@ package struct RecordRequest: Sendable, Equatable {
         guard let tapeFrom else { return plan.makeStrategy() }
         let input = try TraceInput(path: tapeFrom)
         guard byIdentity else { return ReplayStrategy(tape: input.tape) }
+        let replayer = TraceReplayer(input: input, plan: plan)
         let schedule =
             scheduleFromTrace
-            ? try TraceSchedule.read(path: tapeFrom)
-            : TraceReplayer(input: input, plan: plan).identitySchedule().schedule
+            ? try replayer.scheduleForOtherBuild(rerunning: !fileScheduleOnly).schedule
+            : replayer.identitySchedule().schedule
         return ScheduleStrategy(schedule: schedule)
     }
 

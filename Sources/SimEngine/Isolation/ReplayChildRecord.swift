@@ -53,7 +53,7 @@ package enum ReplayChildRecord: Equatable {
             decisions.map {
                 .object([
                     "number": .int(Int64($0.number)), "summary": .string($0.summary), "reason": .string($0.reason),
-                    "why": .string($0.why),
+                    "why": .string($0.why), "cancelled": .bool($0.cancelled),
                 ])
             })
     }
@@ -63,9 +63,11 @@ package enum ReplayChildRecord: Equatable {
         var decisions: [UnfollowedDecision] = []
         for item in items {
             guard let number = item["number"]?.intValue, let summary = item["summary"]?.stringValue,
-                let reason = item["reason"]?.stringValue, let why = item["why"]?.stringValue
+                let reason = item["reason"]?.stringValue, let why = item["why"]?.stringValue,
+                let cancelled = item["cancelled"]?.boolValue
             else { return nil }
-            decisions.append(UnfollowedDecision(number: number, summary: summary, reason: reason, why: why))
+            decisions.append(
+                UnfollowedDecision(number: number, summary: summary, reason: reason, why: why, cancelled: cancelled))
         }
         return decisions
     }

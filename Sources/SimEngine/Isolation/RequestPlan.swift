@@ -17,7 +17,7 @@ enum RequestPlan {
         var plan =
             estimatedSteps.map {
                 RunPlan(scenario: found, variant: chosen, strategy: spec, estimatedSteps: $0, noise: noise)
-            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise)
+            } ?? RunPlan(scenario: found, variant: chosen, strategy: spec, noise: noise, carriers: carriers)
         plan.carriers = carriers
         if let from { plan.prefix = SchedulePrefix(tape: try TraceInput(path: from).tape, keep: keep, source: from) }
         return plan

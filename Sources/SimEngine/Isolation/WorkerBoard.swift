@@ -42,6 +42,8 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     package let goals: Int
     /// Where a worker sends a failure that found no free slot (its stdout).
     private let overflow: @Sendable (String) -> Void
+    /// The lock orders this process has printed.
+    private let printedOrders = Mutex(LockOrderTable())
     private let words: UnsafeMutablePointer<Atomic<UInt64>>
     private let count: Int
     /// The uncontrolled kinds this process has printed an example of (a worker's own memory).
@@ -319,6 +321,14 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
         words[at + 3].store(1, ordering: .relaxed)
         // Release: a reader that sees the count sees the slot filled in.
         words[base + 3].store(UInt64(used + 1), ordering: .releasing)
+    }
+
+    /// A worker process prints each lock order its runs took for the first time (a line the
+    /// supervisor reads, `LockOrderLine`): orders are few, and seeds of one worker only grow, so the
+    /// first seed printed is the worker's lowest.
+    package func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge]) {
+        let new = printedOrders.withLock { $0.add(edges, seed: seed) }
+        for edge in new { overflow(LockOrderLine(LockOrderSighting(edge: edge, seed: seed)).text) }
     }
 
     /// Runs that reached each goal, summed over workers.

@@ -25,6 +25,8 @@ final class WorkerPool {
     private var crashedRuns = 0
     /// Each uncontrolled kind the workers named, by its hash on the board: the lowest seed's example.
     private var examples: [UInt64: (kind: UncontrolledKind, seed: UInt64, example: Uncontrolled)] = [:]
+    /// Lock orders the workers printed.
+    private var lockOrder = LockOrderTable()
     private(set) var interrupted = false
 
     /// How much of a worker's stderr is kept: the trap message is the last thing a dying worker prints.
@@ -70,6 +72,10 @@ final class WorkerPool {
                         }
                         return
                     }
+                    if let order = LockOrderLine(parsing: line) {
+                        lockOrder.note(order.sighting)
+                        return
+                    }
                     guard let failure = FailureLine(parsing: line) else { return }
                     if !keepGoing { board.lowerStopSeed(to: failure.seed) }
                     offBoard.record(
@@ -97,7 +103,9 @@ final class WorkerPool {
         guard termination != .exited(0) else { return }
         let stderr = String(decoding: worker.stderrTail, as: UTF8.self)
         guard let index = board.inFlight(w) else {
-            let why = ChildProcess.trapMessage(in: stderr) ?? stderr.split(separator: "\n").last.map(String.init)
+            let why =
+                ChildProcess.trapMessage(in: stderr)
+                ?? stderr.split(separator: "\n").last { !$0.hasPrefix("simrun-trap-frames:") }.map(String.init)
             throw SimEngineError(.failed, "fuzz worker \(w) \(termination) before running a seed: \(why ?? "")")
         }
         board.setInFlight(w, nil)
@@ -120,6 +128,7 @@ final class WorkerPool {
         var tally = board.tally(examples: examples)
         tally.runs += crashedRuns
         tally.findings.merge(offBoard)
+        tally.lockOrder.merge(lockOrder)
         return tally
     }
 }

@@ -1,3 +1,4 @@
+import CSimInterpose
 import SimTrace
 import Synchronization
 
@@ -62,6 +63,8 @@ package enum Interruption {
             let again = Interruption.flag.exchange(true, ordering: .relaxed)
             if Interruption.polled.load(ordering: .relaxed) && !again { return }
             PendingFiles.removeAll()
+            // Children run in process groups of their own: end them too, none may outlive us.
+            _ = simrun_children_kill_all()
             let message: StaticString =
                 "\nsimrun: interrupted; stopped before the end, no output file was left half-written\n"
             _ = write(2, message.utf8Start, message.utf8CodeUnitCount)

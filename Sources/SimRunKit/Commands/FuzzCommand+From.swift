@@ -18,11 +18,12 @@ extension FuzzCommand {
     /// would run.
     func makePlan(_ context: CommandContext, probing: Bool = true) throws(CommandFailure) -> RunPlan {
         func plan(_ found: Scenario, _ chosen: String, _ lanes: Int, recorded: CarrierMode = .off) -> RunPlan {
+            let carriers = preempt ? .preemptLocks : recorded
             var plan =
                 probing
-                ? RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes)
+                ? RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes, carriers: carriers)
                 : RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: lanes)
-            plan.carriers = preempt ? .preemptLocks : recorded
+            plan.carriers = carriers
             return plan
         }
         guard let from else {

@@ -152,6 +152,11 @@ struct FuzzCommand: CatalogCommand {
         let report = outcome.report
         let traces = presenter.traces
         summarize(report, crashes: outcome.crashes.count, console: console)
+        if !result.potentialDeadlocks.isEmpty {
+            let count = result.potentialDeadlocks.count
+            console.out(
+                "  \(count) potential deadlock\(count == 1 ? "" : "s"): lock classes taken in both orders (POTENTIAL DEADLOCK above)")
+        }
         if let run = outcome.crashedAtRun {
             console.out(
                 "  the campaign ended at its crash, run \(run + 1): \(strategy.kind) runs in one process, which the trap ended (findings before it in that process were not kept)"
@@ -166,6 +171,7 @@ struct FuzzCommand: CatalogCommand {
         }
         let anyFound =
             !report.findings.isEmpty || !outcome.crashes.isEmpty || determinism?.failed == true
+            || !result.potentialDeadlocks.isEmpty
         let campaignVerdict = CampaignVerdict(
             foundSomething: anyFound, interrupted: outcome.interrupted, explored: report.explored)
         let status: Int32 =
@@ -186,10 +192,11 @@ struct FuzzCommand: CatalogCommand {
                         : "")
                     + (saved.isEmpty ? "" : "; trace\(saved.count == 1 ? "" : "s") \(saved.joined(separator: " "))"))
         }
-        let document = document(
+        var document = document(
             outcome, plan: plan, verdict: verdict, status: status, range: range,
             shard: shardSource.map { _ in shardSpec },
             traces: traces, determinism: determinism)
+        document.members.append(.init("potentialDeadlocks", .array(result.potentialDeadlocks.map(Self.json))))
         // The result file first: when it cannot be written, the one JSON document on stdout is the
         // error (exit 73), not a "pass" followed by a second document.
         try writeResult(
@@ -256,6 +263,25 @@ struct FuzzCommand: CatalogCommand {
             ]
         }
         return ResultDocument(command: "fuzz", verdict: verdict, exitCode: status, members: members)
+    }
+
+    /// A potential deadlock in `--json`: both orders (classes, where taken, lane, seed), the traces and
+    /// the aimed search.
+    static func json(_ potential: PotentialDeadlock) -> JSONValue {
+        func order(_ sighting: LockOrderSighting) -> JSONValue {
+            .object([
+                .init("held", .string(sighting.edge.from)), .init("taken", .string(sighting.edge.to)),
+                .init("heldAt", .string(sighting.edge.fromSite)), .init("takenAt", .string(sighting.edge.toSite)),
+                .init("lane", .string(sighting.edge.lane)), .init("seed", .unsigned(sighting.seed)),
+            ])
+        }
+        return .object([
+            .init("first", order(potential.first)), .init("second", order(potential.second)),
+            .init("traces", .array(potential.traces.map { .string($0) })),
+            .init("aimedSchedules", .int(Int64(potential.aimedSchedules))),
+            .init("aimedDeadlockSeed", potential.aimedDeadlockSeed.map { .unsigned($0) } ?? .null),
+            .init("problem", .optional(potential.problem)),
+        ])
     }
 
     /// `--shard K/N`, `--shard auto` (from the environment), or the whole campaign; with the source

@@ -12,19 +12,22 @@ struct ReplayCommand: CatalogCommand {
             identity (each departure from fifo by the job it took and the jobs it went ahead of, each data \
             decision by its site); when a non-fifo decision of the trace could not be followed there, the \
             replay is inconclusive — the recorded race never happened, so the run tested nothing — unless the \
-            fix removes the race itself (the job no longer runs, or runs only after the jobs it overtook): then \
-            a 500-seed pct campaign on that variant decides. A truncated trace is inconclusive (2): its verdict \
+            fix removes the race itself (for every unfollowed decision: the job that went ahead, or one it went \
+            ahead of, no longer runs or was cancelled; or it ran only after them, or was never ready with them): \
+            then a 500-seed pct campaign on that variant decides. A truncated trace is inconclusive (2): its verdict \
             was never reached. The replay runs in a child process: a model that traps is a finding. Every \
             replay prints how many decisions it followed; notes go to stderr.
 
             On another build (the trace header records the build that made it: the executable's build id, or \
             --build-label): the replay says so and judges this build. Identical events keep the recorded verdict; \
             otherwise the schedule is followed by identity and the replayed verdict is printed beside the \
-            recorded one: still fails (1), passes with every non-fifo decision followed (0), or inconclusive (2, \
-            naming the decisions that could not be followed — the racing code may have moved). With --bisect the \
-            answer is a `git bisect run` code: 0 good (passes), 1 bad (still fails or crashes), 125 skip \
-            (inconclusive), 128 to stop the bisection (the trace cannot be replayed at all); a build whose id \
-            cannot be read is judged the same way.
+            recorded one: still fails (1), passes with every non-fifo decision followed (0), passes because the \
+            recorded race cannot happen here and a campaign found nothing (0; a job that no longer runs counts \
+            only when it was cancelled), or inconclusive (2, naming the decisions that could not be followed — \
+            the racing code may have moved). With --bisect the answer is a `git bisect run` code: 0 good \
+            (passes), 1 bad (still fails or crashes), 125 skip (inconclusive), 128 to stop the bisection (any \
+            error: the trace cannot be replayed, a usage error, stdout cannot be written); a trace whose build \
+            is unknown is judged the same way.
 
             \(ExitStatus.helpText(for: codes))
             """)
@@ -46,12 +49,22 @@ struct ReplayCommand: CatalogCommand {
     var noise: Int?
     @Flag(
         help:
-            "Answer with a `git bisect run` code: 0 good (this build passes the recorded schedule), 1 bad (still fails), 125 skip (inconclusive), 128 stop (the trace cannot be replayed)."
+            "Answer with a `git bisect run` code: 0 good (this build passes the recorded schedule), 1 bad (still fails), 125 skip (inconclusive), 128 stop (any error)."
     )
     var bisect = false
 
     /// `--bisect`'s code for "stop the bisection": above 127, which `git bisect run` reads as abort.
     static let bisectAbort: Int32 = 128
+
+    /// Whether a command line is `replay … --bisect …` (read before, or without, parsing it: a usage
+    /// error under `--bisect` must stop the bisection too).
+    static func asksForBisect(_ arguments: [String]) -> Bool {
+        arguments.first { !$0.hasPrefix("-") } == configuration.commandName && arguments.contains("--bisect")
+    }
+
+    /// Under `--bisect`, the code of an error that ended the command: 128 (stop), unless it already
+    /// stops the bisection (130 for Ctrl-C): never a code from 1 to 127, which would read as "bad".
+    static func bisectCode(forError code: Int32) -> Int32 { code >= bisectAbort ? code : bisectAbort }
 
     func validate() throws {
         if let noise, !(0...RunPlan.maxNoise).contains(noise) {
@@ -204,10 +217,20 @@ struct ReplayCommand: CatalogCommand {
             "\(title): on this build: "
             + (report.variant != report.recordedVariant ? "(schedule of \(report.recordedVariant)) " : "")
         switch report.verdict {
-        case .fail(let outcome, _): console.verdict(onBuild + "still fails — FAIL — \(outcome) (recorded: \(recorded))")
+        case .fail(let outcome, nil):
+            console.verdict(onBuild + "still fails — FAIL — \(outcome) (recorded: \(recorded))")
+        case .fail(let outcome, _?):
+            console.verdict(
+                onBuild + "fails — the recorded race cannot happen here, but a campaign found FAIL — \(outcome) "
+                    + "(recorded: \(recorded))")
         case .crashed(let message, let at):
             console.verdict(onBuild + "still fails — CRASHED at event \(at): \(message) (recorded: \(recorded))")
-        case .pass: console.verdict(onBuild + "passes with every non-fifo decision followed (recorded: \(recorded))")
+        case .pass(nil):
+            console.verdict(onBuild + "passes with every non-fifo decision followed (recorded: \(recorded))")
+        case .pass(_?):
+            console.verdict(
+                onBuild + "passes — the recorded race cannot happen here, and a campaign found no failure "
+                    + "(recorded: \(recorded))")
         default:
             let replayed = report.outcome.isFailure ? "FAIL — \(report.outcome)" : "pass"
             console.verdict(
@@ -220,6 +243,12 @@ struct ReplayCommand: CatalogCommand {
                     : "; the schedule was followed by identity"))
         if case .crashed = report.verdict { return }
         console.out(report.tally.line)
+        switch report.verdict {
+        case .pass(let evidence?), .fail(_, let evidence?):
+            let target = report.variant == report.recordedVariant ? "this build" : "this build's \(report.variant)"
+            console.out("race removed: \(evidence.line(variant: target))")
+        default: break
+        }
         if case .inconclusive(let reason) = report.verdict {
             switch reason {
             case .unfollowed(let decisions) where !decisions.isEmpty:
@@ -275,6 +304,8 @@ struct ReplayCommand: CatalogCommand {
                     "raceRemoved",
                     .object([
                         "decisions": .array(evidence.unfollowed.map { .int(Int64($0.number)) }),
+                        "reasons": .array(evidence.unfollowed.map { .string($0.reason) }),
+                        "cancelled": .bool(evidence.unfollowed.contains { $0.cancelled }),
                         "strategy": .string(evidence.strategy),
                         "seeds": .string("\(evidence.seeds.lowerBound)..<\(evidence.seeds.upperBound)"),
                         "failures": .int(Int64(evidence.failures)),
@@ -294,6 +325,7 @@ struct ReplayCommand: CatalogCommand {
                             .object([
                                 "decision": .int(Int64($0.number)), "summary": .string($0.summary),
                                 "reason": .string($0.reason), "why": .string($0.why),
+                                "cancelled": .bool($0.cancelled),
                             ])
                         })))
         }

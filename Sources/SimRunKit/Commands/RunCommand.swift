@@ -84,9 +84,7 @@ struct RunCommand: CatalogCommand {
     /// fifo run's, recorded in a child (1 when that run traps, as for a run whose plan trapped).
     private func determinismPlan(_ found: Scenario, _ chosen: String) throws(CommandFailure) -> RunPlan {
         guard ChildProcess.isAvailable else {
-            var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
-            plan.carriers = carrierMode
-            return plan
+            return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise, carriers: carrierMode)
         }
         let probe = DeterminismCheck.temporaryTracePath("probe")
         defer { unlink(probe) }

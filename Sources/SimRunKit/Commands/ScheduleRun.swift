@@ -22,8 +22,9 @@ struct ScheduleRun {
     /// The run's step estimate comes from its fifo run, which may trap: run here only in a child.
     func execute(_ found: Scenario, context: CommandContext) throws(CommandFailure) -> Int32 {
         let (seed, out) = (request.seed, request.out)
-        var plan = RunPlan(scenario: found, variant: request.variant, strategy: strategy, noise: request.noise)
-        plan.carriers = request.carriers
+        let plan = RunPlan(
+            scenario: found, variant: request.variant, strategy: strategy, noise: request.noise,
+            carriers: request.carriers)
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
         var path = out
         if path == nil && result.verdict.isFailure {
@@ -103,7 +104,7 @@ struct ScheduleRun {
         var plan =
             fifo?.crashed == true
             ? RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
-            : RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise)
+            : RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise, carriers: carriers)
         plan.carriers = carriers
         return plan
     }

@@ -65,6 +65,10 @@ public enum SimRun {
 
     /// Parses the process arguments, runs the command and exits with its status.
     public static func main(scenarios: [Scenario]) -> Never {
+        // Swift's hash seed is drawn once per process, at load: a `Set`'s order, and so a run of code
+        // that iterates one, would differ in every process. Restart once with it pinned (the
+        // children are pinned anyway), before anything else runs.
+        HashSeed.restartPinnedIfNeeded()
         // First thing, while no task exists: only then can simrun's executors capture `@MainActor`
         // code and sleeps (see ExecutorCapture). Processes that run no async scenario pay nothing for it
         // but a fallback hop for tasks that belong to no run (simrun itself starts none).
@@ -73,7 +77,16 @@ public enum SimRun {
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
         // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
         // ran). Not in simrun's own child processes (`_worker`, `_record`, …): their parent decides.
-        if !(CommandLine.arguments.dropFirst().first?.hasPrefix("_") ?? false) { Interruption.installImmediate() }
+        let child = CommandLine.arguments.dropFirst().first.flatMap { $0.hasPrefix("_") ? $0 : nil }
+        if let child {
+            ChildProcess.bindLifetimeToParent()
+            // A child whose stderr its parent reads: a trap says where it happened before the child
+            // dies of it. Not `_run` and `_explain`, which print to the user's terminal (their
+            // parent records a crash again in a `_record` child, which says it).
+            if child != RunChildCommand.name && child != ExplainChildCommand.name { ChildProcess.installTrapReporter() }
+        } else {
+            Interruption.installImmediate()
+        }
         // A `--build-label` names this process's build for its children too (they write trace
         // headers): set once, here, before any thread or child exists.
         if let label = BuildIdentity.labelArgument(in: Array(CommandLine.arguments.dropFirst())) {
@@ -103,6 +116,8 @@ public enum SimRun {
         // a code that already says the command failed is kept.
         guard let failure = console.outputFailure else { return status }
         console.err("\(programName): cannot write to stdout: \(failure); the output is incomplete")
+        // `replay --bisect`: a run whose record was lost stops the bisection, whatever it found.
+        if ReplayCommand.asksForBisect(arguments) { return ReplayCommand.bisectAbort }
         return status == ExitStatus.ok ? ExitStatus.cannotWrite : status
     }
 
@@ -117,6 +132,9 @@ public enum SimRun {
         console.outputStyle = .human
         console.progressStyle = .automatic
         var commandName = ""
+        // `replay --bisect` answers `git bisect run`, which reads every code from 1 to 127 but 125 as
+        // "bad": an error before the replay (a usage error the parser finds) stops the bisection.
+        let bisect = ReplayCommand.asksForBisect(arguments)
         do {
             try checkCommandName(arguments)
             let command = try SimRunCommand.parseAsRoot(FuzzCommand.normalizingCheckDeterminism(arguments))
@@ -129,12 +147,13 @@ public enum SimRun {
             return try execute(command, context: context, commandName: &commandName)
         } catch let failure as CommandFailure {
             console.err("\(programName): \(failure.message)")
+            let code = bisect ? ReplayCommand.bisectCode(forError: failure.code) : failure.code
             // With --json, a failure is still one document on stdout: scripts read the code there.
             let document = ResultDocument(
-                command: commandName, verdict: "error", exitCode: failure.code,
+                command: commandName, verdict: "error", exitCode: code,
                 members: [.init("error", .string(failure.message))])
             console.json(document.text)
-            return failure.code
+            return code
         } catch {
             let code = SimRunCommand.exitCode(for: error).rawValue
             let message = SimRunCommand.fullMessage(for: error)
@@ -143,7 +162,8 @@ public enum SimRun {
             } else {
                 console.err(message)
             }
-            let status = code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            var status = code == 0 ? 0 : (code == 1 ? ExitStatus.usage : code)
+            if bisect && status != 0 { status = ReplayCommand.bisectCode(forError: status) }
             // A usage error found by the parser is still one document with --json, like later ones
             // (the console's style was never set: the command did not start).
             if status != 0 && arguments.contains("--json") {

@@ -43,6 +43,20 @@ final class FindingPresenter: FindingCampaignObserver, @unchecked Sendable {
         }
     }
 
+    /// Two lock classes taken in both orders: what each order took where, the traces, and what the
+    /// search aimed at the inverted schedule found.
+    func potentialDeadlock(_ potential: PotentialDeadlock) {
+        console.out("POTENTIAL DEADLOCK: \(potential.description)")
+        for trace in potential.traces { console.out("  trace:  \(trace)") }
+        if let seed = potential.aimedDeadlockSeed {
+            console.out("  the search aimed at the inverted schedule deadlocked at its seed \(seed) (above)")
+        } else if potential.aimedSchedules > 0 {
+            console.out(
+                "  the search aimed at the inverted schedule ran \(potential.aimedSchedules) schedules without a deadlock: the orders stand as evidence")
+        }
+        if let problem = potential.problem { console.err("\(programName): \(problem)") }
+    }
+
     /// A finding stands (exit 1) even when saving, shrinking or re-checking it failed: the failure
     /// is said on stderr, never turned into the exit code of a write error.
     private func sayProblem(_ finding: SavedFinding) {

@@ -1,7 +1,8 @@
 import SimCore
 
 /// The footer record's byte layout after its tag: event count, decision count, steps (varints),
-/// end time (zigzag), verdict code (1 byte), oracle and message (strings), digest (8 bytes LE).
+/// end time (zigzag), verdict code (1 byte), oracle and message (strings), digest (8 bytes LE). For a
+/// crash, the oracle string is `crashed` followed by the trap frames, each after a newline.
 extension TraceFooter {
     func encode(into out: RecordBuffer) {
         out.reserve(64)
@@ -11,7 +12,7 @@ extension TraceFooter {
         out.varint(steps)
         out.signed(endTime)
         out.byte(verdict.code)
-        out.string(verdict.oracle)
+        out.string(([verdict.oracle] + (verdict.code == 5 ? trapFrames : [])).joined(separator: "\n"))
         out.string(verdict.message)
         out.reserve(16)
         out.fixed64(digest.value)
@@ -25,7 +26,9 @@ extension TraceFooter {
         let endTime = try cursor.signed("the footer's end time")
         let codeAt = cursor.position
         let code = try cursor.byte("the verdict code")
-        let oracle = try cursor.string("the verdict's oracle")
+        let stored = try cursor.string("the verdict's oracle")
+        var lines = stored.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let oracle = code == 5 ? lines.removeFirst() : stored
         let message = try cursor.string("the verdict's message")
         let digest = try cursor.fixed64("the footer's digest")
         guard let verdict = Verdict(code: code, oracle: oracle, message: message) else {
@@ -33,6 +36,6 @@ extension TraceFooter {
         }
         return TraceFooter(
             eventCount: events, decisionCount: decisions, steps: steps, endTime: endTime, verdict: verdict,
-            digest: Digest(value: digest))
+            digest: Digest(value: digest), trapFrames: code == 5 ? lines : [])
     }
 }

@@ -16,11 +16,18 @@ public struct TraceFooter: Sendable, Hashable {
     public var verdict: Verdict
     /// The digest of all events (`Digest.mix(_:symbolHash:)` over each, symbols by text hash).
     public var digest: Digest
+    /// For a `crashed` verdict, the functions the process trapped in, innermost first, as the crashed
+    /// child's trap reporter named them (empty when unknown: another platform, an older trace). Stored
+    /// after the verdict's oracle, which a crash's verdict does not read back, so traces that carry
+    /// them stay readable by every version of format 2.
+    public var trapFrames: [String] = []
 
     /// A footer; `eventCount`, `decisionCount` and `digest` must match what was recorded.
     public init(
-        eventCount: UInt64, decisionCount: UInt64, steps: UInt64, endTime: Int64, verdict: Verdict, digest: Digest
+        eventCount: UInt64, decisionCount: UInt64, steps: UInt64, endTime: Int64, verdict: Verdict, digest: Digest,
+        trapFrames: [String] = []
     ) {
+        self.trapFrames = trapFrames
         self.eventCount = eventCount
         self.decisionCount = decisionCount
         self.steps = steps

@@ -26,7 +26,10 @@ public enum TraceSealer {
     /// Seals the partial trace at `partial` with `verdict` and renames it to `path`.
     ///
     /// The partial must have no footer (a process that finished normally writes its own).
-    public static func seal(partial: String, as path: String, verdict: Verdict) throws(TraceError) -> Sealed {
+    /// `trapFrames`: where the process trapped (``TraceFooter/trapFrames``), when known.
+    public static func seal(partial: String, as path: String, verdict: Verdict, trapFrames: [String] = [])
+        throws(TraceError) -> Sealed
+    {
         let reader = try TraceReader(path: partial)
         var digest = Digest()
         var steps: UInt64 = 0
@@ -47,7 +50,7 @@ public enum TraceSealer {
         let keep = reader.frames.frameFileOffset
         let footer = TraceFooter(
             eventCount: reader.eventCount, decisionCount: reader.decisionCount, steps: steps,
-            endTime: last?.time ?? 0, verdict: verdict, digest: digest)
+            endTime: last?.time ?? 0, verdict: verdict, digest: digest, trapFrames: trapFrames)
         let buffer = RecordBuffer(capacity: 256)
         footer.encode(into: buffer)
         let compressor = try FrameCompressor(level: 3, file: partial)

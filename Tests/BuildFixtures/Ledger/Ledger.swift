@@ -1,7 +1,7 @@
-// A user's code at three commits, for the "replay on another build" tests (issue #30): each
-// executable beside this library (ledger-recorded, ledger-fixed, ledger-moved) is one build of the
-// same scenario `ledger`, variant `default`, as `git checkout <commit> && swift build` would give
-// (ledger-asserting too).
+// A user's code at four commits, for the "replay on another build" tests (issue #30) and the
+// bisection test (issue #43): each executable beside this library (ledger-recorded, ledger-fixed,
+// ledger-moved, ledger-asserting) is one build of the same scenarios `ledger` and `search`
+// (StaleSearch.swift), variant `default`, as `git checkout <commit> && swift build` would give.
 import SimCore
 
 /// Which commit of the user's code an executable was built from.

@@ -2,4 +2,4 @@
 import LedgerFixture
 import SimRunKit
 
-SimRun.main(scenarios: [ledgerScenario(.asserting)])
+SimRun.main(scenarios: [ledgerScenario(.asserting), searchScenario(.asserting)])

@@ -2,4 +2,4 @@
 import LedgerFixture
 import SimRunKit
 
-SimRun.main(scenarios: [ledgerScenario(.fixed)])
+SimRun.main(scenarios: [ledgerScenario(.fixed), searchScenario(.fixed)])

@@ -2,4 +2,4 @@
 import LedgerFixture
 import SimRunKit
 
-SimRun.main(scenarios: [ledgerScenario(.moved)])
+SimRun.main(scenarios: [ledgerScenario(.moved), searchScenario(.moved)])
