@@ -140,7 +140,8 @@ int simrun_thread_spawn(void (*body)(void *), void *argument) {
     pthread_attr_setstacksize(&attributes, 8u << 20);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
     pthread_t thread;
-    int status = pthread_create(&thread, &attributes, spawn_entry, args);
+    // simrun's own threads never become a run's: past the interposer, straight to the C library.
+    int status = simrun_real_pthread_create(&thread, &attributes, spawn_entry, args);
     pthread_attr_destroy(&attributes);
     if (status != 0) free(args);
     return status;

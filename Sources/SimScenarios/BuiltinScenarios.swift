@@ -54,6 +54,9 @@ public enum BuiltinScenarios {
         // libraries' locks (issue #41).
         SubjectCancelDeadlock.scenario,
         SharedDependencyDeadlock.scenario,
+        // Constructs that used to pass silently: run-loop timers, threads (issue #40).
+        TimerDraftResurrection.scenario,
+        ThreadAvatarDecode.scenario,
         // What the capture routes of Swift concurrency hold (the capture matrix of SimCore's article "Your own async code").
         CaptureProbe.scenario,
         // What lock preemption sees (the CarriersAndPreemption article's matrix).

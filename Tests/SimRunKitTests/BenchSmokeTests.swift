@@ -13,7 +13,7 @@ import Testing
         [
             "kernel_jobs_per_second", "timer_jobs_per_second", "async_jobs_per_second",
             "async_vs_platform_iterations_per_second",
-            "carrier_jobs_per_second", "preempting_jobs_per_second",
+            "carrier_jobs_per_second", "preempting_jobs_per_second", "preempting_campaign_schedules_per_second",
             "viewmodel_schedules_per_second", "record_events_per_second",
             "corpus_bytes_per_event", "corpus_file_bytes_per_event", "replay_events_per_second",
             "decode_events_per_second",

@@ -168,7 +168,10 @@ import Testing
                     out.byte(RecordTag.symbol)
                     out.varint(1)
                     out.string("key")
-                    // Events and decisions that read fine, in the fast path, before the bad one.
+                    // Events and decisions that read fine, in the fast path, before the bad one (from
+                    // seq 2, so that each one's cause, one event back, is an event).
+                    out.byte(RecordTag.seqJump)
+                    out.signed(1)
                     for index in 0..<40 {
                         out.byte(RecordTag.timeBit | RecordTag.causeBit | 1 << RecordTag.fieldShift)
                         out.signed(Int64(index % 5) - 2)

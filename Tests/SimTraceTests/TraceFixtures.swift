@@ -74,7 +74,7 @@ enum TraceFixtures {
                 let options = UInt32(rng.below(5) + 1)
                 let decision = Decision(
                     kind: kind, chosen: UInt32(rng.below(Int(options))), count: options,
-                    fallback: index % 8 == 1 ? 0 : UInt32.max, lane: kind == .pick ? lanes[index % 3] : .empty,
+                    fallback: index % 8 == 1 ? 0 : options - 1, lane: kind == .pick ? lanes[index % 3] : .empty,
                     label: define("site.\(index % 4)"), ordinal: kind == .pick ? UInt32(index) : 0,
                     afterEvent: index % 9 == 1 ? seq - 1 : seq)
                 writer.record(decision)

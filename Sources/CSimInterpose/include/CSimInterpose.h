@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -419,6 +420,30 @@ void *_Nullable simrun_turn_binding(void);
 int simrun_locks_interposed(void);
 /// How many lock acquisitions were scheduling points in this process so far.
 uint64_t simrun_locks_points(void);
+// MARK: - Run-loop timers and blocks (runloop.c, issue #40)
+
+/// Fires a captured run-loop timer (its callout); 1 when it repeats and is still valid (schedule it
+/// again after its interval), 0 when it is done.
+int simrun_runloop_fire(void *_Nonnull timer);
+/// A timer's repeat interval in seconds (0 for a one-shot timer).
+double simrun_runloop_interval(void *_Nonnull timer);
+/// Lets go of a captured timer (the run retained it when it was added).
+void simrun_runloop_forget(void *_Nonnull timer);
+/// Runs a captured run-loop block and releases it.
+void simrun_runloop_run_block(void *_Nonnull block);
+/// Keeps a run-loop block past the call that passed it.
+void *_Nonnull simrun_runloop_copy_block(void *_Nonnull block);
+/// 1 when the process's CFRunLoop timer and block functions are simrun's (Linux), else 0.
+int simrun_runloop_interposed(void);
+
+// MARK: - Threads (threads.c, issue #40)
+
+/// The C library's `pthread_create`, past simrun's (for simrun's own threads).
+int simrun_real_pthread_create(pthread_t *_Nonnull thread, const pthread_attr_t *_Nullable attributes,
+                               void *_Nullable (*_Nonnull start)(void *_Nullable), void *_Nullable argument);
+/// 1 when the process's `pthread_create`, `pthread_join` and sleeps are simrun's (Linux), else 0.
+int simrun_threads_interposed(void);
+
 // MARK: - Child processes (children.c): none outlives its parent
 
 /// Lists a child process (its own process group) for `simrun_children_kill_all`.

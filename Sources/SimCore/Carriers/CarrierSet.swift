@@ -42,6 +42,10 @@ final class CarrierSet: @unchecked Sendable {
     /// What each carrier last went for, by lock: the label of the point and the lock's name (who
     /// holds a lock a report names, and where it took it).
     var intents: [IntentKey: Intent] = [:]
+    /// Threads the program started in this run whose body has not returned, and how many were started
+    /// from each site (their lanes' ordinals).
+    var threads: [SimulatedThread] = []
+    var threadSites: [String: Int] = [:]
     /// Where each mutex made in this run was made (its class in the lock order), by address.
     var madeAt: [UInt: String] = [:]
     /// The run's lock order so far, each pair of classes once.
@@ -186,9 +190,9 @@ final class CarrierSet: @unchecked Sendable {
     }
 
     private func canRunInline(_ me: Carrier) -> Bool { me !== driver || mainOnMain }
-    private var hasRoom: Bool { !idle.isEmpty || taken < Self.maxCarriers }
+    var hasRoom: Bool { !idle.isEmpty || taken < Self.maxCarriers }
 
-    private func hand(to target: Carrier, _ mail: Carrier.Mail) {
+    func hand(to target: Carrier, _ mail: Carrier.Mail) {
         epoch.add(1, ordering: .relaxed)
         current = target
         target.mail = mail
@@ -196,7 +200,7 @@ final class CarrierSet: @unchecked Sendable {
     }
 
     /// The run ended on `me` (free or paused): the driver returns it.
-    private func finish(_ verdict: Verdict?, from me: Carrier) {
+    func finish(_ verdict: Verdict?, from me: Carrier) {
         endVerdict = verdict
         ended = true
         if me === driver { return }
@@ -208,7 +212,7 @@ final class CarrierSet: @unchecked Sendable {
 
     /// Where a picked job runs: nil for "here" (a free carrier that may run it), else the carrier to
     /// hand it to (the driver for `main` on the main thread, an idle carrier, or a new one).
-    private func carrierFor(_ job: TakenJob, me: Carrier?) -> Carrier? {
+    func carrierFor(_ job: TakenJob, me: Carrier?) -> Carrier? {
         let isMain = mainOnMain && job.lane == mainLaneIndex()
         if isMain { return me === driver ? nil : driver }
         if let me, me !== driver { return nil }
@@ -301,7 +305,7 @@ final class CarrierSet: @unchecked Sendable {
 
     /// A carrier whose run is over while it is paused mid-job (or that came back after the watchdog
     /// ended its run): its job cannot be unwound, so its thread stays parked for good.
-    private func parkForGood(_ me: Carrier) -> Never {
+    func parkForGood(_ me: Carrier) -> Never {
         if me === driver {
             fatalError(
                 "simrun: the run ended while the main thread was paused inside a main-actor job: the main "
@@ -313,7 +317,7 @@ final class CarrierSet: @unchecked Sendable {
     }
 
     /// When candidate `index` is a paused carrier: takes it (records its segment's pick) and returns it.
-    private func takePausedCandidate(_ index: Int) -> Carrier? {
+    func takePausedCandidate(_ index: Int) -> Carrier? {
         let candidate = simulation.ready[index]
         guard candidate.timerSlot <= -2 else { return nil }
         let slot = Int(-2 - candidate.timerSlot)

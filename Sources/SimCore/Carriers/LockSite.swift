@@ -75,6 +75,17 @@ enum LockSite {
         return names.isEmpty ? nil : names.joined(separator: " in ")
     }
 
+    /// Where a thread was started: the first function of the user's own above `pthread_create` (past
+    /// Foundation's `Thread.start`), closures spelled inside their function (`Loader.load(){1}`).
+    static func startedIn(_ frames: [UnsafeRawPointer]) -> String? {
+        for frame in frames {
+            guard simrun_address_is_program(frame) == 1, let symbol = CodeSymbol.at(frame - 1) else { continue }
+            if case .jobRunner = role(of: symbol) { return nil }
+            if case .user = role(of: symbol) { return CreationFrame.spelled(symbol.function) }
+        }
+        return nil
+    }
+
     /// Whether a function belongs to a generic type or is generic itself (`Box<A>.init`, `f<A>(_:)`).
     private static func isGeneric(_ symbol: CodeSymbol) -> Bool {
         let demangled = symbol.demangled

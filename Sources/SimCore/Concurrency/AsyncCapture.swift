@@ -633,10 +633,10 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     /// Whether work of the run may be running where the run cannot see it, so that an unfinished
     /// body might still be resumed from outside: the runtime's task objects are not read here, GCD
-    /// is not under the scheduler in this process, or the run saw a thread or run-loop work it does
-    /// not control.
+    /// or threads are not under the scheduler in this process (a `Thread` would run unseen), or the
+    /// run saw a thread or run-loop work it does not control.
     var outsideWorkMayComeBack: Bool {
-        !TaskCensus.isReadable || !DispatchCapturing.isActive
+        !TaskCensus.isReadable || !DispatchCapturing.isActive || !ThreadsCapture.isActive
             || simulation.uncontrolled.contains { $0.kind == .thread || $0.kind == .runLoop }
     }
 }

@@ -94,6 +94,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var quietWaiters: [() -> Void] = []
     /// GCD work of this run (made on the first dispatch call on the run's thread; `DispatchCapture`).
     @exclusivity(unchecked) var dispatchCapture: DispatchCapture?
+    /// The run's run-loop timers and blocks (Foundation's `Timer`, `RunLoop.perform`), once it has any.
+    var runLoopCapture: RunLoopCapture?
     /// Where the run's jobs run: this thread (`.off`, the default) or carriers that take turns, with
     /// lock operations as scheduling points under `.preemptLocks` (see `CarrierMode`). Set before `run()`.
     @exclusivity(unchecked) public var carrierMode: CarrierMode = .off

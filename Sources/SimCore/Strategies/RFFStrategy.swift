@@ -64,7 +64,7 @@ public final class RFFStrategy: Strategy, SharedAccessObserver, CampaignLearner 
     @exclusivity(unchecked) private var buggify = BuggifyPolicy()
 
     // Across runs.
-    private var pool: [Pair] = []
+    private(set) var pool: [Pair] = []
     private var poolIndex: [Pair: Int] = [:]
     /// Runs that showed each pair of the pool (0: predicted, never seen).
     private var hits: [Int] = []
@@ -80,7 +80,8 @@ public final class RFFStrategy: Strategy, SharedAccessObserver, CampaignLearner 
     private var reads = 0
 
     // Per run.
-    private var plan = Plan()
+    /// The run's schedule (readable in the module: tests check that a run follows it).
+    private(set) var plan = Plan()
     private var ended: [Bool] = []
     private var lastWriter: [UInt64: UInt64] = [:]
     private var shown: [Int] = []

@@ -32,7 +32,7 @@ public final class SURWStrategy: Strategy, SharedAccessObserver, CampaignLearner
     private var profiled = false
     private var profiling = false
     /// Cells in the order first seen (a deterministic order to draw from).
-    private var cellOrder: [UInt64] = []
+    private(set) var cellOrder: [UInt64] = []
     private var cellIndex: [UInt64: Int] = [:]
     /// Per cell: accesses per lane (lane hash → count), lanes in first-seen order, writes seen.
     private var cellLanes: [[UInt64: Int]] = []
@@ -43,12 +43,13 @@ public final class SURWStrategy: Strategy, SharedAccessObserver, CampaignLearner
     /// Lanes in first-seen order, and each lane's parent (the lane that started it), by name hash.
     private var laneOrder: [UInt64] = []
     private var parent: [UInt64: UInt64] = [:]
-    /// Candidate cells (indices into `cellOrder`) and their draw weights (total accesses).
-    private var candidates: [Int] = []
-    private var candidateWeights: [Int] = []
+    /// Candidate cells (indices into `cellOrder`) and their draw weights (total accesses). Readable
+    /// in the module (tests check the published rule and weights); set only here.
+    private(set) var candidates: [Int] = []
+    private(set) var candidateWeights: [Int] = []
 
     // Per run.
-    private var target: Int?
+    private(set) var target: Int?
     private var left: [UInt64: Int] = [:]
     private var seenLanes: Set<UInt64> = []
     private var priority: [UInt64: UInt64] = [:]

@@ -235,7 +235,8 @@ public struct FindingCampaign: Sendable {
     private func checkReplay(of path: String) throws(SimEngineError) -> SavedFinding.ReplayCheck {
         if usesChildren {
             let check = try DeterminismCheck.replayInChild(trace: path)
-            return check.divergence.map { .differed($0, inNewProcess: true) } ?? .identical
+            // The end counts as well as the events: a checking process that died is never "identical".
+            return check.difference.map { .differed($0, inNewProcess: true) } ?? .identical
         }
         let input = try TraceInput(path: path)
         let divergence = try TraceReplayer(input: input, plan: plan).replayComparing().divergence

@@ -78,7 +78,7 @@ package final class ComparingSink: EventSink {
         if matches(event, recorded) {
             compared += 1
         } else {
-            diverge(at: event.seq, "events differ", liveNow: true, recordedNow: true)
+            diverge(at: event.seq, differingField(event), liveNow: true, recordedNow: true)
         }
     }
 
@@ -143,6 +143,15 @@ package final class ComparingSink: EventSink {
     /// Renders the context of the first difference. The recorded side before it is not kept: those
     /// events matched the live ones word for word (symbols by their text), so they render the same
     /// from the live side. `liveNow`/`recordedNow`: the current event of that side is part of it.
+    /// "events differ in <the first field that does>" (off the per-event path: once per replay).
+    private func differingField(_ live: Event) -> String {
+        let symbols = liveSymbols
+        let field = EventDifference.first(
+            recorded: recorded, { [reader] in reader.text($0) }, replayed: live,
+            { Int($0.raw) < symbols.count ? symbols[Int($0.raw)] : "?" })
+        return field.map { "events differ in \($0)" } ?? "events differ"
+    }
+
     private func diverge(at seq: UInt64, _ reason: String, liveNow: Bool, recordedNow: Bool) {
         let live = EventText { [liveSymbols] in Int($0.raw) < liveSymbols.count ? liveSymbols[Int($0.raw)] : "?" }
         let recordedText = EventText { [reader] in reader.text($0) }

@@ -54,10 +54,16 @@ package struct TraceComparison {
                 }
                 guard !same else { continue }
                 let at = a?.seq ?? b?.seq ?? 0
-                let reason =
-                    a == nil
-                    ? "the \(expectedLabel) ends before this event"
-                    : b == nil ? "the \(actualLabel) ends before this event" : "events differ"
+                let reason: String
+                if let a, let b {
+                    reason =
+                        EventDifference.first(
+                            recorded: a, { left.text($0) }, replayed: b, { right.text($0) },
+                            labels: (expectedLabel, actualLabel)
+                        ).map { "events differ in \($0)" } ?? "events differ"
+                } else {
+                    reason = "the \(a == nil ? expectedLabel : actualLabel) ends before this event"
+                }
                 let lines =
                     ["first divergent event: #\(at): \(reason)", "  \(expectedLabel):"]
                     + recentLeft.map { "    " + $0 } + ["  \(actualLabel):"] + recentRight.map { "    " + $0 }

@@ -181,6 +181,45 @@ public enum TraceReplay {
     }
 
     /// The verdict of the schedule followed by identity on another variant (or other noise).
+    /// What the race-removed campaign found: its strategy, failing runs, and the lowest failing seed
+    /// with its verdict.
+    package struct RaceRemovedCampaign {
+        package var strategy: String
+        package var failures: Int
+        package var first: (seed: UInt64, verdict: Verdict)?
+
+        package init(strategy: String, failures: Int, first: (seed: UInt64, verdict: Verdict)?) {
+            self.strategy = strategy
+            self.failures = failures
+            self.first = first
+        }
+    }
+
+    /// The rule for a schedule followed by identity on another variant (or build), as stated in this
+    /// type's documentation, from what the run established: its verdict, a schedule problem, the
+    /// non-fifo decisions it could not follow, whether it is conclusive (every non-fifo decision
+    /// followed, none unfollowed: ``TraceReplayer/Outcome/isConclusive``), whether the schedule was
+    /// read back on this build, and whether the recording was cut short.
+    /// `campaign` runs the race-removed campaign, only when the rule calls for it.
+    package static func judgeFollowed(
+        outcome: Verdict, scheduleProblem: String?, unfollowed: [UnfollowedDecision], conclusive: Bool,
+        scheduleReadBack: Bool, recordingTruncated: Bool, campaign: () -> RaceRemovedCampaign
+    ) -> ReplayVerdict {
+        if outcome.isFailure { return .fail(outcome, raceRemoved: nil) }
+        if let scheduleProblem { return .inconclusive(.scheduleProblem(scheduleProblem)) }
+        if RaceRemoved.applies(to: unfollowed, scheduleReadBack: scheduleReadBack) {
+            let found = campaign()
+            let evidence = RaceRemoved(
+                unfollowed: unfollowed, strategy: found.strategy, seeds: raceRemovedSeeds, failures: found.failures,
+                firstFailingSeed: found.first?.seed)
+            if let first = found.first, found.failures > 0 { return .fail(first.verdict, raceRemoved: evidence) }
+            return recordingTruncated ? .inconclusive(.truncated(eventsCompared: 0)) : .pass(raceRemoved: evidence)
+        }
+        if !conclusive { return .inconclusive(.unfollowed(unfollowed)) }
+        if recordingTruncated { return .inconclusive(.truncated(eventsCompared: 0)) }
+        return .pass(raceRemoved: nil)
+    }
+
     static func followed(input: TraceInput, plan: RunPlan, recordedNoise: Int, otherBuild: Bool = false)
         throws(SimEngineError) -> ReplayReport
     {
@@ -196,34 +235,20 @@ public enum TraceReplay {
             outcome = replayer.replayForVerdict()
             readBack = true
         }
-        let verdict: ReplayVerdict
         let unfollowed = outcome.unfollowed.map(UnfollowedDecision.init)
-        if outcome.result.verdict.isFailure {
-            verdict = .fail(outcome.result.verdict, raceRemoved: nil)
-        } else if let problem = outcome.scheduleProblem {
-            verdict = .inconclusive(.scheduleProblem(problem))
-        } else if RaceRemoved.applies(to: unfollowed, scheduleReadBack: readBack) {
+        let verdict = judgeFollowed(
+            outcome: outcome.result.verdict, scheduleProblem: outcome.scheduleProblem, unfollowed: unfollowed,
+            conclusive: outcome.isConclusive, scheduleReadBack: readBack, recordingTruncated: input.isTruncated
+        ) {
             // The fix removes the race itself: the replay cannot test it; a campaign on it must.
             var campaign = plan
             campaign.strategy = .campaignDefault
             let report = Fuzzer(plan: campaign, configuration: Fuzzer.Configuration(seeds: raceRemovedSeeds, jobs: 1))
                 .run()
             let first = report.findings.min { $0.seed < $1.seed }
-            let evidence = RaceRemoved(
-                unfollowed: unfollowed, strategy: campaign.strategy.kind.rawValue, seeds: raceRemovedSeeds, failures: report.failures,
-                firstFailingSeed: first?.seed)
-            if let first, report.failures > 0 {
-                verdict = .fail(first.verdict, raceRemoved: evidence)
-            } else {
-                verdict =
-                    input.isTruncated ? .inconclusive(.truncated(eventsCompared: 0)) : .pass(raceRemoved: evidence)
-            }
-        } else if !outcome.isConclusive {
-            verdict = .inconclusive(.unfollowed(unfollowed))
-        } else if input.isTruncated {
-            verdict = .inconclusive(.truncated(eventsCompared: 0))
-        } else {
-            verdict = .pass(raceRemoved: nil)
+            return RaceRemovedCampaign(
+                strategy: campaign.strategy.kind.rawValue, failures: report.failures,
+                first: first.map { ($0.seed, $0.verdict) })
         }
         var report = Self.report(
             verdict, header: input.header, plan: plan, recordedNoise: recordedNoise, trace: input.path)

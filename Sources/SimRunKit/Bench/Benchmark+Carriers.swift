@@ -1,4 +1,5 @@
 import SimCore
+import SimScenarios
 
 #if canImport(Glibc)
     import Glibc
@@ -59,6 +60,7 @@ extension Benchmark {
         let preempting = measure("lock", .preemptLocks)
         let threads = Carriers.threads.started - threadsBefore
         let ratio = oneThread.rate / carriers.rate
+        let campaign = cancellationCampaign()
         return [
             .rate(
                 key: "carrier_jobs_per_second", name: "async jobs/s on carriers, nothing pauses", carriers.rate,
@@ -79,7 +81,44 @@ extension Benchmark {
                     "\(lockOneThread.steps) jobs each taking a pthread mutex once: under --preempt every acquisition is "
                     + "a scheduling point (\(preempting.steps) steps: a pick per lock), and a switch to a paused "
                     + "carrier is a semaphore hand-off between two threads (two futex calls and a context switch)"),
+            .rate(
+                key: "preempting_campaign_schedules_per_second",
+                name: "schedules/s of a --preempt campaign with cancellation", campaign.preempting.rate,
+                against: "the same schedules' seeds on the one-thread path", campaign.oneThread.rate,
+                ratioMeaning: "one-thread rate / preempting rate", target: "measured", met: nil,
+                note:
+                    "subject-cancel-deadlock/fixed, seeds 0..<\(campaign.seeds), random: a subscriber, two senders and a "
+                    + "Task.cancel() racing over NSLock, an AsyncStream and the runtime's task status locks; "
+                    + "\(campaign.preempting.steps) steps under --preempt against \(campaign.oneThread.steps) without "
+                    + "(every lock point is a step, most of them a hand-off between carriers), and each run records its "
+                    + "lock order (one backtrace per mutex made, a hook per nested acquisition)"),
         ]
+    }
+
+    /// A `--preempt` campaign of a scenario with cancellation (issue #41) against the same seeds on
+    /// one thread: schedules per second and steps.
+    private func cancellationCampaign() -> (
+        seeds: Int, preempting: (rate: Double, steps: Int), oneThread: (rate: Double, steps: Int)
+    ) {
+        let seeds = max(20, configuration.kernelJobs / 4_000)
+        func measure(_ mode: CarrierMode) -> (rate: Double, steps: Int) {
+            let scenario = SubjectCancelDeadlock.scenario.running(on: mode)
+            var best = Double.infinity
+            var steps = 0
+            for _ in 0..<repetitions {
+                var total = 0
+                best = min(
+                    best,
+                    Stopwatch.time {
+                        for seed in 0..<UInt64(seeds) {
+                            total += scenario.run(variant: "fixed", seed: seed, strategy: RandomStrategy()).steps
+                        }
+                    })
+                steps = total
+            }
+            return (Double(seeds) / best, steps)
+        }
+        return (seeds, measure(.preemptLocks), measure(.off))
     }
 }
 

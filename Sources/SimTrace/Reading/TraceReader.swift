@@ -335,7 +335,13 @@ public final class TraceReader {
             case RecordTag.symbol:
                 try decodeSymbol()
             case RecordTag.seqJump:
-                seqJump = UInt64(bitPattern: try cursor.signed("a sequence jump"))
+                // Sequence numbers only go forward: a jump back would give two events one number.
+                let jump = try cursor.signed("a sequence jump")
+                guard jump >= 0 else {
+                    throw DecodeFailure(
+                        position: tagAt, expected: "a sequence jump forward", detail: "a jump of \(jump)")
+                }
+                seqJump = UInt64(jump)
             case RecordTag.checkpoint:
                 return try decodeCheckpoint(at: tagAt)
             case RecordTag.footer:
@@ -539,7 +545,8 @@ public final class TraceReader {
         let seq = lastSeq &+ 1 &+ seqJump
         event.cause = 0
         if tag & RecordTag.causeBit != 0 {
-            guard let raw = Self.varint(base, &at) else { return false }
+            // A cause is an earlier event (1...seq - 1); the checked path says what else it is.
+            guard let raw = Self.varint(base, &at), raw != 0, raw < seq else { return false }
             event.cause = seq &- raw
         }
         var fieldCount = Int((tag & RecordTag.fieldMask) >> RecordTag.fieldShift)
@@ -597,7 +604,16 @@ public final class TraceReader {
         if tag & RecordTag.kindBit != 0 { kind = try quickSymbol("an event kind", "a kind") }
         if tag & RecordTag.subjectBit != 0 { subject = try quickSymbol("an event subject", "a subject") }
         var cause: UInt64 = 0
-        if tag & RecordTag.causeBit != 0 { cause = seq &- (try quickVarint("an event cause")) }
+        if tag & RecordTag.causeBit != 0 {
+            let at = cursor.position
+            let distance = try quickVarint("an event cause")
+            guard distance != 0 && distance < seq else {
+                throw DecodeFailure(
+                    position: at, expected: "a cause among events 1...\(seq - 1) (event \(seq)'s past)",
+                    detail: "a cause \(distance) events back")
+            }
+            cause = seq &- distance
+        }
         var fieldCount = Int((tag & RecordTag.fieldMask) >> RecordTag.fieldShift)
         if fieldCount == Int(RecordTag.explicitFieldCount) {
             let at = cursor.position
@@ -677,10 +693,12 @@ public final class TraceReader {
         let base = cursor.base
         var at = cursor.position
         let limit = symbolLimit
-        guard let chosen = Self.uint32(base, &at), let count = Self.uint32(base, &at) else { return nil }
+        guard let chosen = Self.uint32(base, &at), let count = Self.uint32(base, &at), chosen < count else {
+            return nil
+        }
         var fallback = chosen
         if tag & RecordTag.decisionFallbackBit != 0 {
-            guard let value = Self.uint32(base, &at) else { return nil }
+            guard let value = Self.uint32(base, &at), value < count else { return nil }
             fallback = value
         }
         var lane = Symbol.empty
@@ -698,7 +716,10 @@ public final class TraceReader {
             guard let value = Self.uint32(base, &at) else { return nil }
             ordinal = value
         }
-        guard let distance = Self.varint(base, &at) else { return nil }
+        // After an event already read (0 when none): never a later one, never before the first.
+        guard let distance = Self.varint(base, &at), Self.zigzag(distance) >= 0,
+            UInt64(bitPattern: Self.zigzag(distance)) <= lastSeq
+        else { return nil }
         cursor.position = at
         decisionCount &+= 1
         return Decision(
@@ -711,17 +732,30 @@ public final class TraceReader {
     @inline(never)
     private func decodeDecisionChecked(_ tag: UInt8) throws(DecodeFailure) -> Decision {
         let kind = DecisionKind(rawValue: (tag & RecordTag.decisionKindMask) + 1) ?? .pick
+        let at = cursor.position
         let chosen = try quickUInt32("a decision's choice")
         let count = try quickUInt32("a decision's option count")
         var fallback = chosen
         if tag & RecordTag.decisionFallbackBit != 0 { fallback = try quickUInt32("a decision's fallback") }
+        // Well-formed is not enough: a choice (or fifo's) outside the options offered is no decision.
+        guard chosen < count && fallback < count else {
+            throw DecodeFailure(
+                position: at, expected: "a choice and a fallback among the decision's \(count) options",
+                detail: "choice \(chosen), fallback \(fallback)")
+        }
         var lane = Symbol.empty
         var label = Symbol.empty
         if tag & RecordTag.decisionLaneBit != 0 { lane = try quickSymbol("a decision's lane", "a lane") }
         if tag & RecordTag.decisionLabelBit != 0 { label = try quickSymbol("a decision's label", "a label") }
         var ordinal: UInt32 = 0
         if tag & RecordTag.decisionOrdinalBit != 0 { ordinal = try quickUInt32("a decision's ordinal") }
+        let distanceAt = cursor.position
         let distance = try quickSigned("a decision's event distance")
+        guard distance >= 0 && UInt64(distance) <= lastSeq else {
+            throw DecodeFailure(
+                position: distanceAt, expected: "a decision after one of events 0...\(lastSeq) (those read)",
+                detail: "a distance of \(distance) events from event \(lastSeq)")
+        }
         decisionCount += 1
         return Decision(
             kind: kind, chosen: chosen, count: count, fallback: fallback, lane: lane, label: label, ordinal: ordinal,
