@@ -37,7 +37,7 @@ __attribute__((visibility("hidden"), used)) void *simrun_actor_switch_hook(void 
         }
         atomic_store_explicit(&real_switch, real, memory_order_release);
     }
-    if (identity != NULL && implementation == 0 && simrun_actor_entering != NULL) {
+    if (identity != NULL && implementation == 0 && simrun_actor_entering != NULL && !simrun_interpose_off()) {
         simrun_clock_reader reader;
         void *run;
         simrun_clocks_binding(&reader, &run);
@@ -116,7 +116,7 @@ __asm__(
     ".size swift_task_switch, .-swift_task_switch\n");
 #endif
 
-int simrun_actor_entry_interposed(void) { return 1; }
+int simrun_actor_entry_interposed(void) { return !simrun_interpose_off(); }
 
 uint64_t simrun_actor_hops(void) { return atomic_load_explicit(&actor_hops, memory_order_relaxed); }
 

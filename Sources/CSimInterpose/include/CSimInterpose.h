@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+// MARK: Switching the interposition layer off (interpose_mode.c, issue #40)
+
+/// 1 when `SIMRUN_INTERPOSE=off` was in the environment at start-up: every interposer forwards to the
+/// real function and every `simrun_*_interposed` is 0 (the shape of a platform without the layer).
+int simrun_interpose_off(void);
+
 // MARK: Load-time executors (constructor.c)
 //
 // A constructor runs when the executable is loaded, before `main` (the test runner's, in a test
