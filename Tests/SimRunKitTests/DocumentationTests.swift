@@ -321,16 +321,24 @@ import Testing
         let lines = try Self.text(path).components(separatedBy: "\n")
         let header = try #require(lines.first { $0.hasPrefix("| construct (`capture-probe`") }, "\(path)")
         #expect(
-            header.contains("executor factory (`SimRun.main`) | in `swift test` (load-time factory) | enqueue hook"))
+            header.contains(
+                "executor factory (`SimRun.main`) | in `swift test` (load-time factory) | enqueue hook (factory off) "
+                    + "| interposition off (`SIMRUN_INTERPOSE=off`)"))
         var rows = 0
         for construct in CaptureProbe.constructs {
             guard let row = lines.first(where: { $0.contains("(`\(construct.variant)`) |") }) else { continue }
             rows += 1
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            try #require(cells.count == 4, "\(row)")
-            for (cell, captured) in zip(cells[1...], [construct.factory, construct.inTest, construct.hook]) {
+            try #require(cells.count == 5, "\(row)")
+            let columns = [construct.factory, construct.inTest, construct.hook, construct.uninterposed]
+            for (cell, captured) in zip(cells[1...], columns) {
                 #expect(cell.hasPrefix("captured") == captured, "\(path): \(construct.variant): \(cell)")
             }
+            // What simrun cannot see without the interposition layer is said so, and only that.
+            #expect(
+                cells[4].contains("not seen by simrun")
+                    == CaptureProbe.unseenWithoutInterposition.contains(construct.variant),
+                "\(path): \(construct.variant): \(cells[4])")
         }
         #expect(rows >= atLeast, "\(path) lists the constructs (\(rows) rows found)")
     }

@@ -543,6 +543,11 @@ extension Simulation {
         return Unmanaged<Simulation>.fromOpaque(context).takeUnretainedValue()
     }
 
+    /// Whether the calling thread runs this simulation now: the thread it runs on, or a carrier of
+    /// it (each binds the run to its thread). Code of the run that escaped to a thread of its own or
+    /// a real queue's answers false, even while the run's thread is inside one of its jobs.
+    public var runsOnCallingThread: Bool { Simulation.boundToThisThread === self }
+
     /// The run bound to this thread's clocks (the interposers' `run` argument).
     fileprivate static func bound(_ raw: UnsafeMutableRawPointer) -> Simulation {
         Unmanaged<Simulation>.fromOpaque(raw).takeUnretainedValue()
