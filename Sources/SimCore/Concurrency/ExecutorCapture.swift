@@ -210,7 +210,9 @@ enum RealSleep {
 
 /// Runs `body` on a thread of its own and waits for it. On the hook route a run inside a task (a
 /// test function) would nest its jobs inside that task's job, and the runtime then hands some actor
-/// jobs to the platform's executor behind the hook; a plain thread runs them as the probe does.
+/// jobs to the platform's executor behind the hook; a plain thread runs them as the probe does. The
+/// thread is simrun's own, so it goes to the C library even when asked for inside a run's job (a
+/// thread the user's code starts there belongs to the run).
 func runOnPlainThread<T>(_ body: () -> T) -> T {
     var result: T?
     withoutActuallyEscaping({ result = body() }) { work in
@@ -220,7 +222,7 @@ func runOnPlainThread<T>(_ body: () -> T) -> T {
         #else
             var thread = pthread_t()
         #endif
-        let status = pthread_create(&thread, nil, threadEntry, context)
+        let status = simrun_real_pthread_create(&thread, nil, threadEntry, context)
         precondition(status == 0, "cannot start a thread for the run: \(status)")
         #if canImport(Darwin)
             pthread_join(thread!, nil)
