@@ -83,6 +83,18 @@ extension Simulation {
     /// strategies that prioritise lanes (`pct`). Deadlines are never moved (no jitter): a timer fires
     /// exactly when it asked to, and only the order of ties is a choice.
     func orderSameInstant(from first: Int) {
+        // Most instants release timers of different lanes: nothing to order, and nothing allocated.
+        if due.count - first <= 16 {
+            var shared = false
+            for position in first..<due.count where !shared {
+                let lane = due[position].lane
+                for other in (position + 1)..<due.count where due[other].lane == lane {
+                    shared = true
+                    break
+                }
+            }
+            if !shared { return }
+        }
         var lanesDone: [Int32] = []
         for position in first..<due.count {
             let lane = due[position].lane
