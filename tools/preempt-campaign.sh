@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The lock-preemption scenarios' campaigns (issues #31, #41), under `nice`: each buggy variant is found
+# The lock-preemption scenarios' campaigns (issues #31, #40, #41), under `nice`: each buggy variant is found
 # by the default fuzz only with --preempt (and never without, over the same seeds), and each fixed
 # variant is clean over 20,000 seeds with --preempt. Prints each campaign's summary line; exits 1 when
 # a campaign disagrees. Usage: tools/preempt-campaign.sh [seeds]   (default 20000)
@@ -27,7 +27,7 @@ run() {  # label, expected failures ("some" or "none"), scenario, fuzz arguments
   if [ "$expected" = some ] && [ "$failures" = 0 ]; then echo "  expected a failure" >&2; status=1; fi
 }
 
-for scenario in nslock-lost-cancel subject-cancel-deadlock shared-dependency-deadlock; do
+for scenario in nslock-lost-cancel subject-cancel-deadlock shared-dependency-deadlock mutex-coupon-redeem; do
   run "$scenario buggy, default fuzz, --preempt" some "$scenario" --variant buggy --preempt --seeds 1000
   run "$scenario buggy, default fuzz, no --preempt, $seeds seeds" none "$scenario" --variant buggy --seeds "$seeds"
   run "$scenario fixed, default fuzz, --preempt, $seeds seeds" none "$scenario" --variant fixed --preempt --seeds "$seeds"

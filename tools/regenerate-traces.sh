@@ -34,7 +34,7 @@ for scenario in $($bin list | awk '/^[a-z]/ {print $1}'); do
     rm -rf "$work/out"
     # Races inside synchronous code are only reachable with lock preemption (issue #31).
     extra=()
-    case "$scenario" in nslock-lost-cancel | subject-cancel-deadlock | shared-dependency-deadlock | thread-avatar-decode) extra=(--preempt) ;; esac
+    case "$scenario" in nslock-lost-cancel | subject-cancel-deadlock | shared-dependency-deadlock | thread-avatar-decode | mutex-coupon-redeem) extra=(--preempt) ;; esac
     # The corpus is recorded as the build `corpus`, not as this release binary's build id: the tests
     # replay it with the debug binary (`--build-label corpus`), which must count as the same build.
     log=$($bin fuzz "$scenario" --variant "$variant" --strategy pct --seeds '0..<1000' --jobs 2 --no-show \

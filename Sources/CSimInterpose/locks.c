@@ -294,7 +294,7 @@ void simrun_carrier_thread_unregister(void) {
     }
 }
 
-static int is_carrier_thread(pid_t tid) {
+int simrun_is_carrier_thread(int tid) {
     size_t slot = thread_slot(tid);
     for (size_t probe = 0; probe < carrier_thread_slots; probe++, slot = (slot + 1) & (carrier_thread_slots - 1)) {
         pid_t seen = atomic_load_explicit(&carrier_threads[slot], memory_order_relaxed);
@@ -310,7 +310,7 @@ static int held_by_carrier(pthread_mutex_t *mutex) {
 #if defined(__GLIBC__)
     pid_t owner = __atomic_load_n(&mutex->__data.__owner, __ATOMIC_RELAXED);
     if (owner == 0) return 1;  // just released, or a kind without an owner: retry through the model
-    return is_carrier_thread(owner);
+    return simrun_is_carrier_thread(owner);
 #else
     (void)mutex;
     return 1;
@@ -322,6 +322,8 @@ static inline void call_hook(const simrun_lock_hooks *hooks, int op, const void 
     bound_hooks = NULL;
     hooks->event(hooks->context, op, object, caller, site);
     bound_hooks = hooks;
+    // After a point the next use of a Mutex inlined by an optimised build is seen again (mutex.c).
+    simrun_mutex_forget_thread_ids();
 }
 
 // Acquires without blocking on a paused carrier: a mutex held by a carrier parks this one until it is
@@ -525,6 +527,10 @@ int simrun_locks_interposed(void) {
 int simrun_locks_interposed(void) { return 0; }
 void simrun_carrier_thread_register(void) {}
 void simrun_carrier_thread_unregister(void) {}
+int simrun_is_carrier_thread(int tid) {
+    (void)tid;
+    return 0;
+}
 int simrun_locks_one_time_depth(void) { return 0; }
 
 

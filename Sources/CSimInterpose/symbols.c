@@ -200,6 +200,57 @@ const char *simrun_code_symbol_nowait(const void *address) {
     return name;
 }
 
+// The executable's load bias (the first object dl_iterate_phdr reports is the executable).
+static int executable_bias(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    *(uintptr_t *)data = info->dlpi_addr;
+    return 1;
+}
+
+int simrun_executable_symbols(const char *name, int kind, uintptr_t *values, int capacity) {
+    int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(ElfW(Ehdr))) {
+        close(fd);
+        return 0;
+    }
+    size_t length = (size_t)st.st_size;
+    const unsigned char *file = mmap(NULL, length, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (file == MAP_FAILED) return 0;
+    int found = 0;
+    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)file;
+    if (memcmp(header->e_ident, ELFMAG, SELFMAG) == 0 && header->e_shoff != 0 &&
+        header->e_shoff + (size_t)header->e_shnum * sizeof(ElfW(Shdr)) <= length) {
+        const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(file + header->e_shoff);
+        uintptr_t bias = 0;
+        dl_iterate_phdr(executable_bias, &bias);
+        for (int i = 0; i < header->e_shnum; i++) {
+            const ElfW(Shdr) *table = &sections[i];
+            if (table->sh_type != SHT_SYMTAB || table->sh_link >= header->e_shnum ||
+                table->sh_entsize != sizeof(ElfW(Sym)))
+                continue;
+            const ElfW(Shdr) *strings = &sections[table->sh_link];
+            if (table->sh_offset + table->sh_size > length || strings->sh_offset + strings->sh_size > length) continue;
+            const ElfW(Sym) *symbols = (const ElfW(Sym) *)(file + table->sh_offset);
+            size_t total = table->sh_size / sizeof(ElfW(Sym));
+            int wanted = kind == SIMRUN_SYMBOL_FUNCTION ? STT_FUNC : STT_TLS;
+            for (size_t k = 0; k < total; k++) {
+                const ElfW(Sym) *symbol = &symbols[k];
+                if (ELF64_ST_TYPE(symbol->st_info) != wanted || symbol->st_shndx == SHN_UNDEF) continue;
+                if (symbol->st_name >= strings->sh_size) continue;
+                if (strcmp((const char *)(file + strings->sh_offset + symbol->st_name), name) != 0) continue;
+                if (found < capacity)
+                    values[found] = (uintptr_t)symbol->st_value + (kind == SIMRUN_SYMBOL_FUNCTION ? bias : 0);
+                found++;
+            }
+        }
+    }
+    munmap((void *)file, length);
+    return found;
+}
+
 int simrun_code_symbols_readable(void) {
     uintptr_t start = 0;
     return simrun_code_symbol((const void *)&simrun_code_symbols_readable, &start) != NULL;
@@ -214,6 +265,14 @@ const char *simrun_code_symbol(const void *address, uintptr_t *start) {
 }
 
 int simrun_code_symbols_readable(void) { return 0; }
+
+int simrun_executable_symbols(const char *name, int kind, uintptr_t *values, int capacity) {
+    (void)name;
+    (void)kind;
+    (void)values;
+    (void)capacity;
+    return 0;
+}
 
 const char *simrun_code_symbol_nowait(const void *address) {
     (void)address;

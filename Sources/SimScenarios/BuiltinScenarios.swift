@@ -57,6 +57,8 @@ public enum BuiltinScenarios {
         // Constructs that used to pass silently: run-loop timers, threads (issue #40).
         TimerDraftResurrection.scenario,
         ThreadAvatarDecode.scenario,
+        // A check-then-act behind a Synchronization.Mutex, seen only where each use is a point (issue #40).
+        MutexCouponRedeem.scenario,
         // What the capture routes of Swift concurrency hold (the capture matrix of SimCore's article "Your own async code").
         CaptureProbe.scenario,
         // What lock preemption sees (the CarriersAndPreemption article's matrix).

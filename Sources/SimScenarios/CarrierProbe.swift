@@ -21,7 +21,10 @@ public enum CarrierProbe {
             "cancellation-handler", "withTaskCancellationHandler and Task.cancel() (the runtime's own locks)",
             Carriers.locksInterposed
         ),
-        ("synchronization-mutex", "Synchronization.Mutex withLock in two tasks (inlined atomics)", false),
+        (
+            "synchronization-mutex", "Synchronization.Mutex withLock in two tasks (its thread-id request, mutex.c)",
+            Carriers.locksInterposed
+        ),
         // Simulated by the GCD capture where it is active: `sync` is a wait on the queue's lane, a
         // scheduling point of its own; elsewhere libdispatch's atomics and futexes hide it.
         ("dispatch-sync", "DispatchQueue.sync on a serial queue in two tasks", DispatchCapturing.isActive),

@@ -253,6 +253,10 @@ typedef struct simrun_dispatch_item {
     uint64_t when;
     /// One of `SIMRUN_DISPATCH_ASYNC` …
     int kind;
+    /// 1 when the item is a barrier: submitted as one, or a block made with the barrier flag
+    /// (`DispatchWorkItem(flags: .barrier)`, `async(group:flags: .barrier)`), which libdispatch
+    /// honours whatever function submits it.
+    int barrier;
 } simrun_dispatch_item;
 
 /// 1 when the process's libdispatch entry points are simrun's (Linux, executable linking SimCore).
@@ -332,6 +336,13 @@ enum {
     /// The mutex `object` was just initialised (`pthread_mutex_init`): where it was made names its
     /// class in the lock order. Only with `track_order`.
     SIMRUN_LOCK_INIT = 8,
+    /// A `Synchronization.Mutex` is about to be locked, tried or unlocked by the program (`caller`,
+    /// also `object`): every such use reaches the run in a debug build (mutex.c); a lock point under
+    /// `preempt` outside the runtime's one-time work.
+    SIMRUN_LOCK_MUTEX = 9,
+    /// As `SIMRUN_LOCK_MUTEX`, from a copy inlined by an optimised build: only the first use after
+    /// each lock point (and at a job's start) reaches the run; later ones in that stretch do not.
+    SIMRUN_LOCK_MUTEX_FIRST = 10,
 };
 
 /// Where a lock call comes from (lock_sites.c): what decides whether it is a lock point. Only the
@@ -356,6 +367,8 @@ enum {
     SIMRUN_SITE_LIBRARY = 7,
     /// The Swift runtime's one-time work (metadata, conformances): never a lock point, never parks.
     SIMRUN_SITE_RUNTIME = 8,
+    /// A `Synchronization.Mutex` of the program's (its lock word is the object).
+    SIMRUN_SITE_MUTEX = 9,
 };
 
 /// The site of a lock call from `caller` (a return address), classified once per address.
@@ -408,6 +421,33 @@ int simrun_locks_held(const void *_Nullable *_Nonnull mutexes, int capacity);
 void simrun_carrier_thread_register(void);
 /// Unregisters the calling thread (a driver whose run ended).
 void simrun_carrier_thread_unregister(void);
+/// 1 when the kernel thread `tid` is a registered carrier, else 0.
+int simrun_is_carrier_thread(int tid);
+
+// MARK: - Synchronization.Mutex (mutex.c, issue #40)
+
+/// Readies the executable's copies of the Mutex's thread-id function once per process: each debug
+/// copy is patched to report every use; the thread-local caches of the others are found, to be
+/// cleared per job. Idempotent and thread-safe.
+void simrun_mutex_prepare(void);
+/// How many copies `simrun_mutex_prepare` patched (every use seen) and how many are inlined (only
+/// the first use after a point seen); returns 1 once prepared, else 0.
+int simrun_mutex_copies(int *_Nullable patched, int *_Nullable inlined);
+/// Clears the calling thread's thread-id caches of inlined copies: its next Mutex use is seen.
+void simrun_mutex_forget_thread_ids(void);
+/// The kernel thread id holding the Mutex lock word `word`, 0 when free.
+int simrun_mutex_owner_of_word(const void *_Nonnull word);
+
+/// What `simrun_executable_symbols` looks for.
+enum {
+    /// A function: its run-time address.
+    SIMRUN_SYMBOL_FUNCTION = 1,
+    /// A thread-local variable: its offset in the executable's thread-local block.
+    SIMRUN_SYMBOL_THREAD_LOCAL = 2,
+};
+/// The values of the executable's symbols named `name` of `kind`, local ones included (its full
+/// symbol table); writes at most `capacity` and returns how many there are (0 when unreadable).
+int simrun_executable_symbols(const char *_Nonnull name, int kind, uintptr_t *_Nonnull values, int capacity);
 /// How deep the calling carrier is in the runtime's one-time work (a lazy global's `swift_once`, a
 /// libswiftCore lock held): no lock point pauses there.
 int simrun_locks_one_time_depth(void);

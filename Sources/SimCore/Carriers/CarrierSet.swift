@@ -84,6 +84,8 @@ final class CarrierSet: @unchecked Sendable {
                 context: nil, event: carrierLockEvent, preempt: preempt ? 1 : 0,
                 waiters: UnsafePointer(waiters), track_order: preempt ? 1 : 0))
         hooks.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+        // Once per process: the program's Mutex uses reach the hooks (mutex.c).
+        simrun_mutex_prepare()
     }
 
     deinit {
@@ -155,6 +157,7 @@ final class CarrierSet: @unchecked Sendable {
     func runJob(_ job: TakenJob, on carrier: Carrier) {
         carrier.jobSeq = job.seq
         simrun_locks_bind(hooks)
+        simrun_mutex_forget_thread_ids()
         job.body()
         simrun_locks_bind(nil)
         if abandoned.load(ordering: .relaxed) { parkForGood(carrier) }
@@ -379,6 +382,8 @@ final class CarrierSet: @unchecked Sendable {
             intents[IntentKey(carrier: ObjectIdentifier(current), lock: UInt(bitPattern: object))] = Intent(
                 label: label, name: name, site: site, decisionsBefore: simulation.decisions.count)
             pause(.ready, label: label) { "\(name.name) (preempted)" }
+        case Int(SIMRUN_LOCK_MUTEX), Int(SIMRUN_LOCK_MUTEX_FIRST):
+            mutexUse(operation, caller: caller)
         case Int(SIMRUN_LOCK_BLOCKED):
             let label = siteLabel(operation, caller, site)
             let name = lockName(object, site: site)
@@ -387,7 +392,9 @@ final class CarrierSet: @unchecked Sendable {
                 label: label, name: name, site: site,
                 decisionsBefore: intents[key]?.decisionsBefore ?? simulation.decisions.count)
             waiters.pointee += 1
-            pause(.mutex(object), label: label) { [unowned self] in self.blockedWait(on: object, named: name) }
+            pause(.mutex(object), label: label) { [unowned self] in
+                self.blockedWait(on: object, named: name, site: site)
+            }
         case Int(SIMRUN_LOCK_RELEASED):
             let woken = wake({ $0 == .mutex(object) }, first: false)
             waiters.pointee -= Int32(woken)
@@ -447,6 +454,7 @@ final class CarrierSet: @unchecked Sendable {
             }
             return LockName(name: "a task's status lock", role: nil)
         }
+        if site == Int32(SIMRUN_SITE_MUTEX) { return LockName(name: "Mutex L\(lockNumber(object))", role: nil) }
         return LockName(name: "lock L\(lockNumber(object))", role: nil)
     }
 
@@ -454,8 +462,8 @@ final class CarrierSet: @unchecked Sendable {
     /// lock's name (the holder's, which knows whose status lock it took, when this one could not
     /// tell), who holds it — from the owner's thread id the C library keeps in the mutex — and where
     /// the holder took it.
-    func blockedWait(on object: UnsafeRawPointer, named name: LockName) -> String {
-        let owner = simrun_mutex_owner(object)
+    func blockedWait(on object: UnsafeRawPointer, named name: LockName, site: Int32) -> String {
+        let owner = site == Int32(SIMRUN_SITE_MUTEX) ? simrun_mutex_owner_of_word(object) : simrun_mutex_owner(object)
         guard owner != 0 else { return "\(name.name) (held by a paused carrier or a thread outside the run)" }
         guard let carrier = paused.first(where: { $0.threadID == owner }) ?? (current.threadID == owner ? current : nil)
         else { return "\(name.name) (held by a thread outside the run)" }
@@ -480,7 +488,7 @@ final class CarrierSet: @unchecked Sendable {
     /// The label of a paused carrier's candidate: the kind of lock and where in the program's own
     /// functions it was taken (`LockSite`). Its ordinal on the lane tells which such point of the job
     /// it is; addresses never enter a label, so a trace replays in another build and executable.
-    private func siteLabel(_ operation: Int32, _ caller: UnsafeRawPointer?, _ site: Int32) -> Symbol {
+    func siteLabel(_ operation: Int32, _ caller: UnsafeRawPointer?, _ site: Int32) -> Symbol {
         let frame = LockSite.place(caller: caller, site: site)
         let key = SiteKey(frame: UInt(bitPattern: frame), caller: UInt(bitPattern: caller), operation: operation)
         if let symbol = siteLabels[key] { return symbol }

@@ -18,6 +18,7 @@ enum LockSite {
         case Int32(SIMRUN_SITE_CONTINUATION): word = "continuation-lock"
         case Int32(SIMRUN_SITE_CONCURRENCY): word = "runtime-lock"
         case Int32(SIMRUN_SITE_LIBRARY), Int32(SIMRUN_SITE_RUNTIME): word = "library-lock"
+        case Int32(SIMRUN_SITE_MUTEX): word = "mutex"
         default: word = "lock"
         }
         return operation == Int32(SIMRUN_LOCK_BLOCKED) ? word + ".retry" : word
@@ -32,6 +33,13 @@ enum LockSite {
     static func place(caller: UnsafeRawPointer?, site: Int32) -> UnsafeRawPointer? {
         guard let caller else { return nil }
         if site == Int32(SIMRUN_SITE_PROGRAM) { return caller }
+        // A Mutex use is reported from the program's code itself (the unlock from `withLock`'s
+        // `$defer`, named by the function around it); its contention from the library.
+        if site == Int32(SIMRUN_SITE_MUTEX), simrun_address_is_program(caller) != 0,
+            !(function(at: caller)?.hasPrefix("$defer") ?? false)
+        {
+            return caller
+        }
         var buffer = [UnsafeRawPointer?](repeating: nil, count: 48)
         let count = Int(simrun_backtrace(&buffer, Int32(buffer.count)))
         guard count > 0, let start = buffer.prefix(count).firstIndex(where: { $0 == caller }) else { return nil }
@@ -44,6 +52,8 @@ enum LockSite {
                 continue
             }
             switch role(of: symbol) {
+            case .user where site == Int32(SIMRUN_SITE_MUTEX) && (function(at: frame)?.hasPrefix("$defer") ?? false):
+                continue
             case .user: return frame
             case .concurrencyLibrary: library = library ?? frame
             case .interposer: continue

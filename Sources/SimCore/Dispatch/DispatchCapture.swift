@@ -65,7 +65,7 @@ final class DispatchCapture {
         init(_ raw: UnsafeMutablePointer<simrun_dispatch_item>) { self.raw = raw }
         deinit { simrun_dispatch_item_free(raw) }
         var kind: Int32 { raw.pointee.kind }
-        var isBarrier: Bool { kind == Int32(SIMRUN_DISPATCH_BARRIER) }
+        var isBarrier: Bool { raw.pointee.barrier != 0 }
     }
 
     /// A wait in progress: who waits (lane and job) on what.
