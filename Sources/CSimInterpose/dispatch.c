@@ -118,7 +118,7 @@ static inline void *bound_run(void) {
     simrun_clock_reader reader;
     void *context;
     simrun_clocks_binding(&reader, &context);
-    return reader != NULL && simrun_dispatch_submit != NULL ? context : NULL;
+    return reader != NULL && simrun_dispatch_submit != NULL && !simrun_interpose_off() ? context : NULL;
 }
 
 static void *image_base(const void *address) {

@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+// MARK: Switching the interposition layer off (interpose_mode.c, issue #40)
+
+/// 1 when `SIMRUN_INTERPOSE=off` was in the environment at start-up: every interposer forwards to the
+/// real function and every `simrun_*_interposed` is 0 (the shape of a platform without the layer).
+int simrun_interpose_off(void);
+
 // MARK: Load-time executors (constructor.c)
 //
 // A constructor runs when the executable is loaded, before `main` (the test runner's, in a test
@@ -503,6 +509,19 @@ int simrun_children_alive(void);
 void simrun_die_with_parent(void);
 
 // MARK: - (end of carriers and locks)
+
+// MARK: - Actor entry (actors.c, issue #40)
+//
+// `swift_task_switch` is interposed on Linux (x86_64, arm64): a hop onto a default actor made on a
+// thread bound to a run first asks the run (`simrun_actor_entering`, SimCore) whether a job that is
+// ready now goes first, then goes on to the runtime's function. Elsewhere nothing is interposed.
+
+/// 1 when this process's `swift_task_switch` is simrun's (entering an actor can be a decision), else 0.
+int simrun_actor_entry_interposed(void);
+/// How many hops onto a default actor were made on a run's thread in this process.
+uint64_t simrun_actor_hops(void);
+
+// MARK: - (end of actor entry)
 
 #ifdef __cplusplus
 }

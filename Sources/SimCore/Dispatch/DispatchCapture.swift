@@ -526,6 +526,7 @@ final class DispatchCapture {
 
     /// A construct the run cannot hold: the run fails with the `stays-in-simulation` oracle.
     func escape(_ what: String) {
+        simulation.noteUncontrolled(.escape, what)
         simulation.fail("stays-in-simulation", "work escaped the simulation: \(what)")
     }
 }
@@ -541,6 +542,11 @@ extension Simulation {
         guard reader != nil, let context else { return nil }
         return Unmanaged<Simulation>.fromOpaque(context).takeUnretainedValue()
     }
+
+    /// Whether the calling thread runs this simulation now: the thread it runs on, or a carrier of
+    /// it (each binds the run to its thread). Code of the run that escaped to a thread of its own or
+    /// a real queue's answers false, even while the run's thread is inside one of its jobs.
+    public var runsOnCallingThread: Bool { Simulation.boundToThisThread === self }
 
     /// The run bound to this thread's clocks (the interposers' `run` argument).
     fileprivate static func bound(_ raw: UnsafeMutableRawPointer) -> Simulation {

@@ -62,7 +62,8 @@ package struct CampaignOutcome: Sendable {
         }
         let report = Fuzzer.Report(
             schedules: tally.runs, failures: table.failingRuns, findings: findings, goals: goals,
-            goalCounts: Array(tally.goalCounts.prefix(goals.count)), seconds: seconds, exhausted: false)
+            goalCounts: Array(tally.goalCounts.prefix(goals.count)), seconds: seconds, exhausted: false,
+            explored: tally.explored)
         self.init(report: report, crashes: crashes, interrupted: interrupted, nondeterministic: nondeterministic)
         self.workerDigests = workerDigests
         self.lockOrder = tally.lockOrder

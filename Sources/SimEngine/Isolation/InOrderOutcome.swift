@@ -38,7 +38,16 @@ package struct InOrderOutcome: Sendable {
             "exhaustedRounds": .array(
                 report.exhaustedRounds.map { .object(["bound": .int(Int64($0.bound)), "runs": .int(Int64($0.runs))]) }),
             "learning": .optional(report.learning), "interrupted": .bool(outcome.interrupted),
+            "explored": report.explored.json(digests: true),
         ]).text
+    }
+
+    /// The record's `explored` member.
+    private static func explored(_ fields: RequestFields) throws(SimEngineError) -> Explored {
+        guard let explored = Explored(json: try fields.member("explored")) else {
+            throw .usage("in-order campaign outcome: 'explored' is not the campaign's schedules")
+        }
+        return explored
     }
 
     /// Decodes the record in a child's stdout (the last line that is one): every member required,
@@ -76,7 +85,7 @@ package struct InOrderOutcome: Sendable {
                 try item.integer()
             },
             seconds: seconds, exhausted: try fields.bool("exhausted"), exhaustedRounds: rounds,
-            learning: try fields.optionalString("learning"))
+            learning: try fields.optionalString("learning"), explored: try Self.explored(fields))
         self.init(
             outcome: CampaignOutcome(
                 report: report, crashes: [], interrupted: try fields.bool("interrupted"), nondeterministic: []),

@@ -34,7 +34,7 @@ extension FuzzCommand {
     /// shard's members (`ShardResult.members`). The findings' traces are already saved; a result that
     /// cannot be written is an error, but never hides a bug found (exit 1).
     func writeResult(
-        _ document: ResultDocument, outcome: CampaignOutcome, range: Range<UInt64>, shard: Shard,
+        _ document: ResultDocument, outcome: CampaignOutcome, explored: Explored, range: Range<UInt64>, shard: Shard,
         source: ShardEnvironment.Source?, status: Int32, console: Console
     ) throws(CommandFailure) {
         guard let result else { return }
@@ -45,7 +45,8 @@ extension FuzzCommand {
             outcome.interrupted ? [] : [SeedProgression(shard: shard, of: range, through: through)].compactMap { $0 }
         var document = document
         document.members += ShardResult.members(
-            covered: covered, keepGoing: keepGoing, out: out, shard: shard, source: source?.rawValue ?? "none")
+            covered: covered, keepGoing: keepGoing, out: out, shard: shard, source: source?.rawValue ?? "none",
+            explored: explored)
         do {
             try OutputPath.createParent(of: result)
             try AtomicFile.write(Array((document.text + "\n").utf8), to: result)

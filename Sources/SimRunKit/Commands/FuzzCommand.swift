@@ -19,7 +19,7 @@ struct FuzzCommand: CatalogCommand {
 
     /// The codes `fuzz` can return (the exit-code test walks each one).
     static let codes = [
-        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
         ExitStatus.cannotWrite, ExitStatus.interrupted,
     ]
 
@@ -173,13 +173,24 @@ struct FuzzCommand: CatalogCommand {
         let anyFound =
             !report.findings.isEmpty || !outcome.crashes.isEmpty || determinism?.failed == true
             || !result.potentialDeadlocks.isEmpty
-        let status = anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
-        let verdict = anyFound ? "fail" : outcome.interrupted ? "interrupted" : "pass"
+        let campaignVerdict = CampaignVerdict(
+            foundSomething: anyFound, interrupted: outcome.interrupted, explored: report.explored)
+        let status: Int32 =
+            switch campaignVerdict {
+            case .fail: ExitStatus.failure
+            case .interrupted: ExitStatus.interrupted
+            case .inconclusive: ExitStatus.inconclusive
+            case .pass: ExitStatus.ok
+            }
+        let verdict = campaignVerdict.rawValue
         let saved = (report.findings.map(\.seed) + outcome.crashes.map(\.seed)).compactMap { traces[$0] }
         if console.outputStyle == .quiet {
             let distinct = report.findings.count + outcome.crashes.count
             console.verdict(
                 "fuzz \(found.name)/\(plan.variant): \(anyFound ? "FAIL" : verdict) — \(distinct) distinct failure\(distinct == 1 ? "" : "s") in \(report.schedules) schedules"
+                    + (campaignVerdict == .pass || campaignVerdict == .inconclusive
+                        ? " (\(report.explored.distinctText))"
+                        : "")
                     + (saved.isEmpty ? "" : "; trace\(saved.count == 1 ? "" : "s") \(saved.joined(separator: " "))"))
         }
         var document = document(
@@ -190,7 +201,7 @@ struct FuzzCommand: CatalogCommand {
         // The result file first: when it cannot be written, the one JSON document on stdout is the
         // error (exit 73), not a "pass" followed by a second document.
         try writeResult(
-            document, outcome: outcome, range: range, shard: shardSpec, source: shardSource, status: status,
+            document, outcome: outcome, explored: report.explored, range: range, shard: shardSpec, source: shardSource, status: status,
             console: console)
         console.json(document.text)
         return status
@@ -224,6 +235,7 @@ struct FuzzCommand: CatalogCommand {
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
         }
+        ExploredLines.print(report.explored, console: console)
     }
 
     /// The `--json` document: the campaign (`CampaignJSON`) with what this command knows about each

@@ -31,8 +31,8 @@ struct MergeCommand: CatalogCommand {
 
     /// The codes `merge` can return (the exit-code test walks each one).
     static let codes = [
-        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
-        ExitStatus.cannotWrite, ExitStatus.interrupted,
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.badTrace,
+        ExitStatus.missingInput, ExitStatus.cannotWrite, ExitStatus.interrupted,
     ]
 
     @Argument(help: "Result files of `fuzz --result`, or directories holding them.") var results: [String]
@@ -144,6 +144,11 @@ struct MergeCommand: CatalogCommand {
         )
         for (goal, runs) in merged.sometimes {
             console.out("  sometimes \(goal): \(runs) of \(merged.schedules) runs")
+        }
+        if let explored = merged.explored {
+            ExploredLines.print(explored, console: console)
+        } else {
+            console.out("  explored: not known (a result was written by a simrun that did not count schedules)")
         }
         let required = "\(merged.required.lowerBound)..<\(merged.required.upperBound)"
         // An interrupted shard's seeds were not all run: no claim that every seed was.

@@ -22,7 +22,8 @@ struct RunCommand: CatalogCommand {
 
     /// The codes `run` can return (the exit-code test walks each one).
     static let codes = [
-        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.cannotWrite, ExitStatus.interrupted,
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.cannotWrite,
+        ExitStatus.interrupted,
     ]
 
     @Argument(help: "The scenario to run (see `list`).") var scenario: String

@@ -52,20 +52,25 @@ struct ScheduleRun {
             }
         }
         let failed = result.verdict.isFailure
-        let status = failed ? ExitStatus.failure : ExitStatus.ok
+        // A pass over work simrun did not control is no plain pass (the run says what it was).
+        let unheld = !failed && !result.uncontrolled.isEmpty
+        let status = failed ? ExitStatus.failure : unheld ? ExitStatus.inconclusive : ExitStatus.ok
         let console = context.console
         console.verdict(
-            "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(failed ? "FAIL" : "pass")"
+            "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(failed ? "FAIL" : unheld ? "INCONCLUSIVE" : "pass")"
                 + " — \(result.steps) steps, \(result.eventCount) events, \(result.tape.count) decisions, digest \(result.digest)"
         )
         if failed { console.out("  \(result.verdict)") }
+        for observation in result.uncontrolled {
+            console.out("  not controlled: \(observation)" + (observation.count > 1 ? " (×\(observation.count))" : ""))
+        }
         if let path {
             console.out("trace: \(path)")
             if failed { console.out("replay: \(context.programName) replay \(shellQuoted(path))") }
         }
         console.json(
             ResultDocument(
-                command: "run", verdict: failed ? "fail" : "pass", exitCode: status,
+                command: "run", verdict: failed ? "fail" : unheld ? "inconclusive" : "pass", exitCode: status,
                 members: ResultDocument.run(
                     scenario: found.name, variant: plan.variant, strategy: strategy.description, seed: seed)
                     + [
@@ -75,6 +80,16 @@ struct ScheduleRun {
                         .init("digest", .string(result.digest.description)), .init("trace", .optional(path)),
                         .init("findings", ResultDocument.findings(result.verdict, seed: seed, trace: path)),
                         .init("sometimes", ResultDocument.sometimes(result)),
+                        .init("schedule", .string(Digest(value: result.scheduleDigest).description)),
+                        .init(
+                            "uncontrolled",
+                            .array(
+                                result.uncontrolled.map {
+                                    .object([
+                                        "kind": .string($0.kind.rawValue), "detail": .string($0.detail),
+                                        "site": .string($0.site), "count": .int(Int64($0.count)),
+                                    ])
+                                })),
                     ]
             ).text)
         return status
