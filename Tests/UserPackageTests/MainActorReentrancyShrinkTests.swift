@@ -45,7 +45,7 @@ import Testing
         name: "main-actor-reentrancy", summary: "two @MainActor taps reenter an actor cache",
         variants: [.init("buggy", "check, await the fetch, store")]
     ) { simulation, _ in
-        let screen = await ProfileScreen()
+        let screen = ProfileScreen()
         await screen.tap(latency: 100)
         try? await Task.sleep(for: .milliseconds(50))
         await screen.tap(latency: 50)

@@ -5,12 +5,12 @@ import SimCore
 /// `merge`, SimTesting's `explore` and `simulate` — because a pass says only as much as what ran.
 ///
 /// A *schedule* is a run's sequence of decisions (each one's kind, the option taken, the options
-/// offered), as ``RunResult/scheduleDigest`` hashes it: two runs of one scenario and variant with
+/// offered), as `RunResult.scheduleDigest` hashes it: two runs of one scenario and variant with
 /// the same digest made the same decisions, so ran the same events. ``distinct`` counts the
 /// campaign's distinct digests exactly up to ``maxCounted``; past it, it is a lower bound
 /// (``isLowerBound``). A campaign of many runs that took one schedule explored nothing beyond it.
 ///
-/// Each kind of ``SimCore/Uncontrolled`` observation is counted by the runs that saw it, with the
+/// Each kind of `Uncontrolled` observation is counted by the runs that saw it, with the
 /// one seen by the lowest seed as its example, so the figures do not depend on how many workers ran.
 public struct Explored: Sendable, Equatable {
     /// One kind of thing the runs saw but did not control.

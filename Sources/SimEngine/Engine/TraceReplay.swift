@@ -290,7 +290,7 @@ extension TraceReplay {
     /// back as one typed record. When the child dies of a signal, the schedule is recorded again in
     /// a child that checkpoints every record (sealed up to the trap), and that recording decides:
     /// on the recorded variant its events are compared with the trace's (`identical` only when the
-    /// recording crashed the same way, the same ``CrashPlace``; a truncated recording whose prefix matched is
+    /// recording crashed the same way, the same `CrashPlace`; a truncated recording whose prefix matched is
     /// `inconclusive`), on another variant it is `crashed`.
     public static func decideIsolated(_ request: ReplayRequest, catalog: ScenarioCatalog, executable: String? = nil)
         throws(SimEngineError) -> ReplayReport
