@@ -145,8 +145,19 @@ final class DispatchCapture {
     }
 
     private func label(of queue: UnsafeMutableRawPointer, fallback: String) -> String {
-        let text = String(cString: simrun_dispatch_queue_label(queue))
+        let text = Self.withoutAddresses(String(cString: simrun_dispatch_queue_label(queue)))
         return text.isEmpty ? fallback : text
+    }
+
+    /// A label without the addresses some libraries put in it (an unnamed `OperationQueue`'s queue
+    /// is `NSOperationQueue 0x55e3…`): a lane's name must be the same in every process, and two
+    /// queues of one label are told apart by `uniqueName`'s order of first use.
+    static func withoutAddresses(_ label: String) -> String {
+        label.split(separator: " ", omittingEmptySubsequences: true)
+            .filter { word in
+                !(word.hasPrefix("0x") && word.count > 2 && word.dropFirst(2).allSatisfy(\.isHexDigit))
+            }
+            .joined(separator: " ")
     }
 
     /// Two queues with one label in a run: the second is `label#2`.
