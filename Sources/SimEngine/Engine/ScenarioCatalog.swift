@@ -40,8 +40,8 @@ public struct ScenarioCatalog: Sendable {
         return String(name.lowercased().map { dashes.contains($0) ? "-" : $0 })
     }
 
-    /// Levenshtein distance.
-    private static func editDistance(_ a: String, _ b: String) -> Int {
+    /// Levenshtein distance, for "did you mean" suggestions (scenarios here, commands in SimRunKit).
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let (a, b) = (Array(a), Array(b))
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {

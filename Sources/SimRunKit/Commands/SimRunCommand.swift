@@ -266,22 +266,9 @@ public enum SimRun {
         let known = commandNames + SimRunCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         guard !known.contains(word) else { return }
         let visible = commandNames.filter { $0 != "help" }
-        let nearest = visible.min { editDistance(word, $0) < editDistance(word, $1) }
-        let hint = nearest.flatMap { editDistance(word, $0) <= 2 ? "; did you mean '\($0)'?" : nil } ?? ""
+        let distance = ScenarioCatalog.editDistance
+        let nearest = visible.min { distance(word, $0) < distance(word, $1) }
+        let hint = nearest.flatMap { distance(word, $0) <= 2 ? "; did you mean '\($0)'?" : nil } ?? ""
         throw .usage("unknown command '\(word)'\(hint) (commands: \(visible.joined(separator: ", ")))")
-    }
-
-    /// Levenshtein distance, for the suggestion.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let (a, b) = (Array(a), Array(b))
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
