@@ -57,6 +57,27 @@ int simrun_children_kill_all(void) {
     return killed;
 }
 
+int simrun_children_signal_all(int signal) {
+    int signalled = 0;
+    for (int k = 0; k < max_children; k++) {
+        int pid = atomic_load(&children[k]);
+        if (pid <= 0) continue;
+        kill(-pid, signal);
+        kill(pid, signal);
+        signalled++;
+    }
+    return signalled;
+}
+
+int simrun_children_alive(void) {
+    int alive = 0;
+    for (int k = 0; k < max_children; k++) {
+        int pid = atomic_load(&children[k]);
+        if (pid > 0 && kill(pid, 0) == 0) alive++;
+    }
+    return alive;
+}
+
 #if defined(__APPLE__)
 static void *watch_parent(void *raw) {
     pid_t parent = (pid_t)(intptr_t)raw;

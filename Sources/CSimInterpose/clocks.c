@@ -116,10 +116,17 @@ static inline void split(int64_t seconds, int64_t nanoseconds, struct timespec *
     ts->tv_nsec = (long)(nanoseconds % 1000000000);
 }
 
+// The binding the interposers act on: none when the layer is switched off (`SIMRUN_INTERPOSE=off`;
+// the binding itself stays, SimCore reads it to know a run's thread).
+static inline simrun_clock_reader interposing_reader(void) {
+    simrun_clock_reader reader = bound_reader;
+    return __builtin_expect(reader != NULL, 0) && simrun_interpose_off() ? NULL : reader;
+}
+
 // MARK: The interposers
 
 int clock_gettime(clockid_t id, struct timespec *ts) {
-    simrun_clock_reader reader = bound_reader;
+    simrun_clock_reader reader = interposing_reader();
     if (__builtin_expect(reader != NULL, 0)) {
         enum clock_kind kind = kind_of(id);
         if (kind != kind_real) {
@@ -142,7 +149,7 @@ int clock_gettime(clockid_t id, struct timespec *ts) {
 }
 
 int gettimeofday(struct timeval *restrict tv, timezone_argument restrict tz) {
-    simrun_clock_reader reader = bound_reader;
+    simrun_clock_reader reader = interposing_reader();
     if (__builtin_expect(reader != NULL, 0)) {
         if (tz != NULL) {
             // The obsolete time zone argument: UTC, as on any system without one configured.
@@ -169,7 +176,7 @@ int gettimeofday(struct timeval *restrict tv, timezone_argument restrict tz) {
 }
 
 time_t time(time_t *out) {
-    simrun_clock_reader reader = bound_reader;
+    simrun_clock_reader reader = interposing_reader();
     time_t seconds;
     if (__builtin_expect(reader != NULL, 0)) {
         seconds = (time_t)(SIMRUN_VIRTUAL_WALL_EPOCH_SECONDS + virtual_now(reader) / 1000000000);
@@ -185,7 +192,7 @@ time_t time(time_t *out) {
 }
 
 int timespec_get(struct timespec *ts, int base) {
-    simrun_clock_reader reader = bound_reader;
+    simrun_clock_reader reader = interposing_reader();
     if (__builtin_expect(reader != NULL, 0) && base == TIME_UTC) {
         split(SIMRUN_VIRTUAL_WALL_EPOCH_SECONDS, virtual_now(reader), ts);
         return base;
@@ -200,7 +207,7 @@ int simrun_clocks_interposed(void) {
     // What the dynamic linker binds the libraries' references to is what the default search finds
     // first: simrun's definitions only when they are exported from the executable (or a library
     // loaded before the C library).
-    return dlsym(RTLD_DEFAULT, "clock_gettime") == (void *)&clock_gettime
+    return !simrun_interpose_off() && dlsym(RTLD_DEFAULT, "clock_gettime") == (void *)&clock_gettime
         && dlsym(RTLD_DEFAULT, "gettimeofday") == (void *)&gettimeofday
         && dlsym(RTLD_DEFAULT, "time") == (void *)&time
         && dlsym(RTLD_DEFAULT, "timespec_get") == (void *)&timespec_get;

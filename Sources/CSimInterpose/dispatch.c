@@ -118,7 +118,7 @@ static inline void *bound_run(void) {
     simrun_clock_reader reader;
     void *context;
     simrun_clocks_binding(&reader, &context);
-    return reader != NULL && simrun_dispatch_submit != NULL ? context : NULL;
+    return reader != NULL && simrun_dispatch_submit != NULL && !simrun_interpose_off() ? context : NULL;
 }
 
 static void *image_base(const void *address) {
@@ -280,6 +280,34 @@ const char *simrun_dispatch_queue_label(void *queue) {
 
 // MARK: Items
 
+// A block made by `dispatch_block_create` (a `DispatchWorkItem`, `async(group:flags: .barrier)`)
+// carries its flags in private data right after the block's header (libdispatch's
+// `_dispatch_block_get_data`, marked by a magic number); libdispatch honours its barrier flag
+// whichever function submits it, so the run must too.
+struct block_descriptor {
+    unsigned long reserved;
+    unsigned long size;
+};
+struct block_with_descriptor {
+    struct block_layout header;
+    const struct block_descriptor *descriptor;
+};
+enum { dispatch_block_private_magic = 0xD159B10C, dispatch_block_barrier_flag = 0x1 };
+
+static int is_barrier_block(const void *block) {
+    if (block == NULL) return 0;
+    const struct block_with_descriptor *layout = block;
+    if (layout->descriptor == NULL) return 0;
+    // Newer libdispatch keeps the private data right after the header; older builds after one
+    // captured block pointer. Only read what the block's own size says is there.
+    for (size_t offset = sizeof *layout; offset <= sizeof *layout + sizeof(void *); offset += sizeof(void *)) {
+        if (layout->descriptor->size < offset + 2 * sizeof(unsigned long)) break;
+        const unsigned long *data = (const unsigned long *)((const char *)block + offset);
+        if (data[0] == dispatch_block_private_magic) return (data[1] & dispatch_block_barrier_flag) != 0;
+    }
+    return 0;
+}
+
 static simrun_dispatch_item *make_item(int kind, void *queue, const void *block, void *context, work_fn function,
                                        void *group, uint64_t when) {
     simrun_dispatch_item *item = calloc(1, sizeof *item);
@@ -291,6 +319,7 @@ static simrun_dispatch_item *make_item(int kind, void *queue, const void *block,
     item->context = context;
     item->function = function;
     item->when = when;
+    item->barrier = kind == SIMRUN_DISPATCH_BARRIER || is_barrier_block(block);
     if (group != NULL) {
         dispatch_retain(group);
         item->group = group;

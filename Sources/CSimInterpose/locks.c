@@ -150,10 +150,16 @@ int simrun_thread_spawn(void (*body)(void *), void *argument) {
 // MARK: - This thread's binding
 
 static __thread const simrun_lock_hooks *bound_hooks __attribute__((tls_model("initial-exec")));
+static __thread const simrun_lock_hooks *given_hooks __attribute__((tls_model("initial-exec")));
 static __thread void *bound_turn __attribute__((tls_model("initial-exec")));
 
-void simrun_locks_bind(const simrun_lock_hooks *hooks) { bound_hooks = hooks; }
-const simrun_lock_hooks *simrun_locks_binding(void) { return bound_hooks; }
+// With the layer switched off (`SIMRUN_INTERPOSE=off`) the interposers see no hooks and forward every
+// call; the binding SimCore gave is still what it reads back.
+void simrun_locks_bind(const simrun_lock_hooks *hooks) {
+    given_hooks = hooks;
+    bound_hooks = hooks != NULL && simrun_interpose_off() ? NULL : hooks;
+}
+const simrun_lock_hooks *simrun_locks_binding(void) { return given_hooks; }
 void simrun_turn_bind(void *run) { bound_turn = run; }
 void *simrun_turn_binding(void) { return bound_turn; }
 
@@ -509,7 +515,7 @@ int pthread_cond_broadcast(pthread_cond_t *cond) {
 }
 
 int simrun_locks_interposed(void) {
-    return dlsym(RTLD_DEFAULT, "pthread_mutex_lock") == (void *)&pthread_mutex_lock
+    return !simrun_interpose_off() && dlsym(RTLD_DEFAULT, "pthread_mutex_lock") == (void *)&pthread_mutex_lock
         && dlsym(RTLD_DEFAULT, "pthread_mutex_unlock") == (void *)&pthread_mutex_unlock
         && dlsym(RTLD_DEFAULT, "pthread_cond_wait") == (void *)&pthread_cond_wait;
 }

@@ -58,7 +58,7 @@ static inline void *bound_run(void) {
     simrun_clock_reader reader;
     void *context;
     simrun_clocks_binding(&reader, &context);
-    return reader != NULL && simrun_runloop_timer != NULL ? context : NULL;
+    return reader != NULL && simrun_runloop_timer != NULL && !simrun_interpose_off() ? context : NULL;
 }
 
 // Timers made on a run's thread: their callout and info (CoreFoundation keeps them private).
@@ -189,7 +189,7 @@ void *simrun_runloop_copy_block(void *block) {
 }
 
 int simrun_runloop_interposed(void) {
-    return dlsym(RTLD_DEFAULT, "CFRunLoopAddTimer") == (void *)&CFRunLoopAddTimer;
+    return !simrun_interpose_off() && dlsym(RTLD_DEFAULT, "CFRunLoopAddTimer") == (void *)&CFRunLoopAddTimer;
 }
 
 #else

@@ -43,7 +43,7 @@ static void *resolve(_Atomic(void *) *slot, const char *name) {
 
 #define SIMRUN_NOTE(task, operation, call)                                                                 \
     do {                                                                                                  \
-        if (simrun_locks_binding() == NULL) {                                                              \
+        if (simrun_locks_binding() == NULL || simrun_interpose_off()) {                                   \
             call;                                                                                         \
             return;                                                                                       \
         }                                                                                                 \

@@ -84,6 +84,7 @@ __attribute__((swiftcall)) simrun_task_and_context swift_task_create(
         }
         atomic_store_explicit(&real_task_create, real, memory_order_release);
     }
+    if (__builtin_expect(simrun_interpose_off(), 0)) return real(flags, options, result_type, entry, context);
     atomic_fetch_add_explicit(&task_creations, 1, memory_order_relaxed);
     const char *name = NULL;
     for (struct simrun_task_option_record *record = options; record; record = record->parent) {
@@ -130,7 +131,7 @@ const char *simrun_task_creating_name(void) { return creating ? creating_name : 
 
 int simrun_task_creating(void) { return creating; }
 
-int simrun_task_names_interposed(void) { return 1; }
+int simrun_task_names_interposed(void) { return !simrun_interpose_off(); }
 
 uint64_t simrun_task_creations(void) { return atomic_load_explicit(&task_creations, memory_order_relaxed); }
 

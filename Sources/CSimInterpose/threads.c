@@ -78,6 +78,7 @@ __attribute__((noinline)) static int chain(const void **frames, void *const *fra
 // The run the calling thread belongs to: the run whose turn it holds inside a job (carriers), or the
 // run whose clocks it reads (the one-thread path runs every job on the run's own thread).
 static void *calling_run(void) {
+    if (simrun_interpose_off()) return NULL;
     void *run = simrun_turn_binding();
     if (run != NULL) return simrun_locks_binding() != NULL ? run : NULL;
     simrun_clock_reader reader;
@@ -106,7 +107,8 @@ int pthread_create(pthread_t *thread, const pthread_attr_t *attributes, void *(*
 
 int pthread_join(pthread_t thread, void **result) {
     void *run = simrun_turn_binding();
-    if (run != NULL && simrun_thread_join != NULL && simrun_locks_binding() != NULL) simrun_thread_join(run, thread);
+    if (run != NULL && simrun_thread_join != NULL && simrun_locks_binding() != NULL && !simrun_interpose_off())
+        simrun_thread_join(run, thread);
     return ((join_fn)resolve(&real_join, "pthread_join"))(thread, result);
 }
 
@@ -114,7 +116,8 @@ int pthread_join(pthread_t thread, void **result) {
 // anywhere else it is the C library's.
 int nanosleep(const struct timespec *duration, struct timespec *remaining) {
     void *run = simrun_turn_binding();
-    if (run != NULL && simrun_thread_sleep != NULL && simrun_locks_binding() != NULL && duration != NULL) {
+    if (run != NULL && simrun_thread_sleep != NULL && simrun_locks_binding() != NULL && duration != NULL &&
+        !simrun_interpose_off()) {
         int64_t nanoseconds = (int64_t)duration->tv_sec * 1000000000 + duration->tv_nsec;
         if (simrun_thread_sleep(run, nanoseconds) == 0) {
             if (remaining) remaining->tv_sec = remaining->tv_nsec = 0;
@@ -127,7 +130,7 @@ int nanosleep(const struct timespec *duration, struct timespec *remaining) {
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request, struct timespec *remaining) {
     void *run = simrun_turn_binding();
     if (run != NULL && simrun_thread_sleep != NULL && simrun_locks_binding() != NULL && request != NULL &&
-        !(flags & TIMER_ABSTIME)) {
+        !(flags & TIMER_ABSTIME) && !simrun_interpose_off()) {
         int64_t nanoseconds = (int64_t)request->tv_sec * 1000000000 + request->tv_nsec;
         if (simrun_thread_sleep(run, nanoseconds) == 0) {
             if (remaining) remaining->tv_sec = remaining->tv_nsec = 0;
@@ -137,7 +140,9 @@ int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request, 
     return ((clock_nanosleep_fn)resolve(&real_clock_nanosleep, "clock_nanosleep"))(clock, flags, request, remaining);
 }
 
-int simrun_threads_interposed(void) { return dlsym(RTLD_DEFAULT, "pthread_create") == (void *)&pthread_create; }
+int simrun_threads_interposed(void) {
+    return !simrun_interpose_off() && dlsym(RTLD_DEFAULT, "pthread_create") == (void *)&pthread_create;
+}
 
 #else
 

@@ -59,6 +59,8 @@ public enum BuiltinScenarios {
         ThreadAvatarDecode.scenario,
         // A check-then-act behind a Synchronization.Mutex, seen only where each use is a point (issue #40).
         MutexCouponRedeem.scenario,
+        // A reused OperationQueue whose cancelAllOperations misses a request that already ran (issue #40).
+        OperationQueueSearch.scenario,
         // What the capture routes of Swift concurrency hold (the capture matrix of SimCore's article "Your own async code").
         CaptureProbe.scenario,
         // What lock preemption sees (the CarriersAndPreemption article's matrix).

@@ -50,6 +50,17 @@ public struct Exploration: Sendable {
     public var routeNote: String?
     /// The scenario's `sometimes` goals, in declaration order, with the schedules that reached each.
     public var goals: [Goal] = []
+    /// Distinct schedules among ``schedules`` (runs that made the same decisions ran the same
+    /// schedule): exact unless ``distinctSchedulesIsLowerBound``.
+    public var distinctSchedules = 0
+    /// More distinct schedules ran than simrun counts exactly: ``distinctSchedules`` is a lower bound.
+    public var distinctSchedulesIsLowerBound = false
+    /// What the runs saw but did not control: one example per kind (the lowest seed's), with how many
+    /// times that kind was seen over every run as its `count`.
+    public var uncontrolled: [Uncontrolled] = []
+    /// What a pass must still say (every schedule the same, or work simrun did not control): also
+    /// recorded as a warning issue; nil when there is nothing to say.
+    public var explorationNote: String?
 }
 
 /// Explores `scenario` from a test: runs `seeds` (or, given `seconds`, as many seeds as fit that
@@ -145,12 +156,15 @@ struct ExplorationRun: Sendable {
     struct Outcome: Sendable {
         var exploration: Exploration
         var issues: [String] = []
+        /// What the test must be told without failing it: what the pass did not explore.
+        var warnings: [String] = []
         var attachment: String?
 
         /// Records the issues and the trace in the current test; returns the exploration.
         func report(sourceLocation: SourceLocation) -> Exploration {
             if let attachment { attach(attachment, sourceLocation: sourceLocation) }
             for issue in issues { Issue.record(Comment(rawValue: issue), sourceLocation: sourceLocation) }
+            for warning in warnings { recordWarning(warning, sourceLocation: sourceLocation) }
             return exploration
         }
     }
@@ -198,6 +212,20 @@ struct ExplorationRun: Sendable {
         outcome.exploration.route = ExecutorCapture.route
         outcome.exploration.routeNote = ExecutorCapture.routeNote
         outcome.exploration.goals = zip(report.goals, report.goalCounts).map { Exploration.Goal(name: $0, runs: $1) }
+        let explored = report.explored
+        outcome.exploration.distinctSchedules = explored.distinct
+        outcome.exploration.distinctSchedulesIsLowerBound = explored.isLowerBound
+        outcome.exploration.uncontrolled = explored.uncontrolled.map {
+            Uncontrolled(kind: $0.kind, detail: $0.example.detail, site: $0.example.site, count: $0.occurrences)
+        }
+        outcome.exploration.explorationNote = explored.note
+        if let note = explored.note, result.findings.isEmpty {
+            // Not a failure: the test is told what its pass did not cover (a warning where Swift
+            // Testing has issue severities).
+            let lines = ["\(scenario.name)/\(chosen) (strategy \(strategy)): \(note)", "  explored: \(explored.figure)"]
+                + explored.uncontrolledLines.map { "  not controlled: \($0)" }
+            outcome.warnings.append(lines.joined(separator: "\n"))
+        }
         if report.schedules == 0 {
             outcome.issues.append("explored \(scenario.name)/\(chosen) and ran no schedule (seeds \(seeds))")
             return outcome
@@ -248,7 +276,7 @@ struct ExplorationRun: Sendable {
         let children = isolation.launcher?.executable.map { ", each schedule in a child of \($0)" } ?? ""
         var lines = [
             "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(strategy)\(children)): \(failure.verdict)",
-            "  trace:  \(failure.tracePath) (decisions \(failure.decisions.found) → \(failure.decisions.saved))",
+            "  trace:  \(failure.tracePath) (\(Self.shrinkNote(finding)))",
             "  replay: \(failure.replayCommand)",
         ]
         if let hint = scenario.fixHintLine(for: chosen, replayCommand: failure.replayCommand) {
@@ -257,6 +285,33 @@ struct ExplorationRun: Sendable {
         outcome.issues.append(lines.joined(separator: "\n"))
         return outcome
     }
+}
+
+extension ExplorationRun {
+    /// How the saved schedule compares with the one found, as the CLI's shrink line says it: the
+    /// departures from fifo first (what shrinking reduces), the fifo picks apart, since a schedule
+    /// with fewer departures can take more fifo picks to its end — a total alone reads as growth.
+    static func shrinkNote(_ finding: SavedFinding) -> String {
+        guard case .shrunk(let report)? = finding.shrink else {
+            return "\(finding.decisions.saved) decisions, saved as found"
+        }
+        let fifo = (
+            before: report.before.decisions - report.before.nonFifo, after: report.after.decisions - report.after.nonFifo
+        )
+        return "shrunk: non-fifo decisions \(report.before.nonFifo) → \(report.after.nonFifo), "
+            + "fifo decisions \(fifo.before) → \(fifo.after)"
+    }
+}
+
+/// Records `text` as a warning issue of the current test: seen in the test's results, failing nothing.
+/// Swift Testing has issue severities from Swift 6.3; with an older toolchain the text goes to
+/// stderr, where the test run's output shows it.
+func recordWarning(_ text: String, sourceLocation: SourceLocation) {
+    #if compiler(>=6.3)
+        Issue.record(Comment(rawValue: text), severity: .warning, sourceLocation: sourceLocation)
+    #else
+        fputs("simrun warning: \(text)\n", stderr)
+    #endif
 }
 
 /// Attaches the trace file to the current test (Swift Testing keeps it with the test's results when

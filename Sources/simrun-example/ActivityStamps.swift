@@ -16,7 +16,7 @@ enum ActivityStamps {
         summary: "Date(), ContinuousClock and DispatchTime read in @MainActor and Task {} code are virtual and exact",
         variants: [.init("default", "entries after sleeps of 7, 16 and 333 ms")]
     ) { simulation, _ in
-        let log = await ActivityLog()
+        let log = ActivityLog()
         let sim = SimulationBox(simulation)
         let worker = Task {
             try? await Task.sleep(for: .milliseconds(7))

@@ -1,4 +1,4 @@
-import SimCore
+import SimRunKit
 
 /// A user's own async code, written with plain Swift concurrency and no simrun models: a
 /// `@MainActor` editor saves the draft with `Task { await server.save(text) }` after every edit.

@@ -52,6 +52,25 @@ import Testing
         #expect(replay.tally.line == "followed 1 of 2 decisions (0 of 1 non-fifo)")
     }
 
+    @Test func aRecordedDataDecisionMetByADecisionOfAnotherKindIsADepartureNotAFollowedDecision() {
+        // Recorded: a `choose` of 4 that took 1 (a departure from the default 0). Replayed on code
+        // whose job asks, at that point, for a buggify: 1 would fit its two options, but it is not
+        // the recorded decision, so the replay takes the default and counts a departure.
+        let draw = { (buggify: Bool) in
+            Scenario(name: "data-kind", summary: "", variants: [.init("v", "")]) { sim, _ in
+                sim.post(on: "a", "a.draw") { _ = buggify ? (sim.buggify("draw") ? 1 : 0) : sim.choose(4, "draw") }
+            }
+        }
+        let recorded = draw(false).run(variant: "v", seed: 0, strategy: GuidedStrategy(choices: [1]))
+        #expect(recorded.tape.count == 1 && recorded.tape.decisions.first?.chosen == 1)
+        let replay = ReplayStrategy(tape: recorded.tape)
+        _ = draw(true).run(variant: "v", seed: 0, strategy: replay)
+        #expect(replay.departures == 1, "\(replay.notes)")
+        #expect(replay.tally == ScheduleTally(decisions: 1, followed: 0, deviations: 1, followedDeviations: 0))
+        #expect(!replay.tally.isConclusive && !replay.followedExactly)
+        #expect(replay.notes.contains { $0.contains("the run asks for buggify of 2") }, "\(replay.notes)")
+    }
+
     @Test func aTapeFollowedOnItsOwnCodeCountsEveryDecisionFollowed() {
         let recorded = Self.partner.run(variant: "recorded", seed: 0, strategy: GuidedStrategy(choices: [0, 1]))
         let replay = ReplayStrategy(tape: recorded.tape)

@@ -124,7 +124,15 @@ import Testing
             schedules: 40, failures: 3,
             findings: [.init(seed: 7, verdict: .fail(oracle: "o", message: "m"), steps: 12, occurrences: 2, trace: "t")],
             goals: ["g"], goalCounts: [4], seconds: 0.5, exhausted: true,
-            exhaustedRounds: [], learning: "learned", interrupted: true)
+            exhaustedRounds: [], learning: "learned", interrupted: true,
+            explored: .init(
+                Explored(
+                    runs: 40, distinct: 2, isLowerBound: false, runsWithoutDecisions: 1,
+                    uncontrolled: [
+                        .init(
+                            kind: .runLoop, runs: 3, occurrences: 4,
+                            example: Uncontrolled(kind: .runLoop, detail: "Timer", site: "f()"), seed: 5)
+                    ], digests: [9, 11])))
         let replies: [ChildReply] = [
             .running(try Self.fullDescriptor(prefix: "/tmp/f")), .running(nil),
             .planned(estimatedSteps: 9, goals: ["a", "b"]), .partial(path: "/tmp/p q"), .notReproduced,

@@ -158,7 +158,7 @@ private let racing = Scenario(
         let shrunkPath = directory.appendingPathComponent("shrunk.simtrace").path
         let report = try #require(try TraceShrink.shrink(input, footer: footer, plan: plan, to: shrunkPath))
         #expect(report.after.nonFifo <= report.before.nonFifo && report.verdict == footer.verdict)
-        #expect(report.line.hasPrefix("shrunk in \(report.runs) runs: decisions"))
+        #expect(report.line.hasPrefix("shrunk in \(report.runs) runs: non-fifo decisions"))
         #expect(try TraceReplay.decide(ReplayRequest(trace: shrunkPath), catalog: catalog).verdict == .identical)
         let explanation = Explainer(
             plan: plan, input: input, target: FailureSignature(footer.verdict), runs: 20, jobs: 1

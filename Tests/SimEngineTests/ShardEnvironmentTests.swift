@@ -65,6 +65,17 @@ import Testing
             "SLURM_ARRAY_TASK_COUNT": "3",
         ]
         #expect(message(gaps)?.contains("--array=0-2") == true)
+        // Report 2026-11-28, old #33: with no STEP, an id off the grid MIN, MAX and COUNT describe is
+        // named as such (set by hand, or a list with uneven gaps), never "not evenly spaced" alone.
+        let offGrid = [
+            "SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "6",
+            "SLURM_ARRAY_TASK_COUNT": "4",
+        ]
+        let offGridMessage = message(offGrid) ?? ""
+        #expect(
+            offGridMessage.contains("SLURM_ARRAY_TASK_ID 3 is not on the evenly spaced grid 0, 2, … 6"),
+            "\(offGridMessage)")
+        #expect(offGridMessage.contains("--array=0-3"), "\(offGridMessage)")
         #expect(message(["SLURM_ARRAY_TASK_ID": "2"])?.contains("SLURM_ARRAY_TASK_MIN") == true)
         let outside = ["SLURM_ARRAY_TASK_ID": "9", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3"]
         #expect(message(outside)?.contains("outside") == true)

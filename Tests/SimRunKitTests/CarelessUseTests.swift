@@ -29,8 +29,8 @@ import Testing
     @Test func refusedNumbersSayWhy() {
         let cases: [([String], String)] = [
             (["fuzz", "counter-race", "--seeds", "-1"], "seeds are not negative"),
-            (["fuzz", "counter-race", "--noise", "-1"], "--noise must be 0...64, got -1"),
-            (["run", "counter-race", "--noise", "-1"], "--noise must be 0...64, got -1"),
+            (["fuzz", "counter-race", "--noise", "-1"], "--noise <noise>': expected a whole number from 0 to 64"),
+            (["run", "counter-race", "--noise", "-1"], "--noise <noise>': expected a whole number from 0 to 64"),
             (["fuzz", "counter-race", "--seeds", "10..<5"], "10..<5 holds no seed"),
             (["fuzz", "counter-race", "--seeds", "5..<5"], "5..<5 holds no seed"),
             (["fuzz", "counter-race", "--seeds", "18446744073709551616"], "is above 18446744073709551615"),

@@ -38,6 +38,15 @@ import Testing
         var place: String
         /// A set-up command (`<!-- run: simrun … -->`): run for what it leaves behind, not compared.
         var setUp = false
+        /// The exit status the page states (`<!-- output: PROGRAM … ; exit 1 -->`), checked when given.
+        var status: Int32? = nil
+    }
+
+    /// A marker's command and the exit status it states: `fuzz x ; exit 1` → (["fuzz", "x"], 1).
+    static func command(_ text: Substring) -> (command: [String], status: Int32?) {
+        let parts = text.components(separatedBy: " ; exit ")
+        let status = parts.count == 2 ? Int32(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+        return (parts[0].split(separator: " ").map(String.init), status)
     }
 
     /// README.md and every file of every catalog, as paths relative to the package root, sorted.
@@ -53,9 +62,9 @@ import Testing
                 while let file = walker?.nextObject() as? String {
                     var isDirectory: ObjCBool = false
                     let path = "\(catalog)/\(file)"
-                    FileManager.default.fileExists(
+                    let exists = FileManager.default.fileExists(
                         atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
-                    if !isDirectory.boolValue { files.append(path) }
+                    if exists && !isDirectory.boolValue { files.append(path) }
                 }
             }
         }
@@ -94,14 +103,17 @@ import Testing
                     Example(program: program, command: command, shown: [], place: "\(path):\(index)", setUp: true))
                 continue
             }
-            guard let (program, command) = marked("output") else { continue }
+            guard let (program, marked) = marked("output") else { continue }
+            // `… ; exit N`: the exit status the page states, checked too.
+            let (command, status) = Self.command(marked.joined(separator: " ")[...])
             guard index < lines.count, lines[index] == "```" else { continue }
             let start = index + 1
             var end = start
             while end < lines.count && lines[end] != "```" { end += 1 }
             examples.append(
                 Example(
-                    program: program, command: command, shown: Array(lines[start..<end]), place: "\(path):\(index)"))
+                    program: program, command: command, shown: Array(lines[start..<end]), place: "\(path):\(index)",
+                    status: status))
             index = end + 1
         }
         return examples
@@ -147,7 +159,9 @@ import Testing
     /// where workers may run a few seeds past the first failure) the counts of a campaign summary.
     static func normalise(_ line: String) -> String {
         var line = line
-        if line.hasPrefix("summary: ") || line.hasPrefix("  sometimes ") {
+        // How many runs a campaign made before it stopped at a failure depends on its workers' timing:
+        // the counts of its summary, `sometimes` and `explored` lines are not compared.
+        if line.hasPrefix("summary: ") || line.hasPrefix("  sometimes ") || line.hasPrefix("  explored: ") {
             line = line.replacingOccurrences(of: #"[0-9]+(\.[0-9]+)?"#, with: "N", options: .regularExpression)
         }
         // A build's id changes with every build of it: shown as `build-id:…` (or `uuid:…`).
@@ -210,6 +224,11 @@ import Testing
                     .appendingPathComponent(example.program)
                 let output = try SimrunProcess.run(executable: executable, example.command, in: directory)
                 if example.setUp { continue }
+                if let status = example.status {
+                    #expect(
+                        output.status == status,
+                        "\(example.place): `\(example.program) \(example.command.joined(separator: " "))` exits \(output.status), not \(status)")
+                }
                 let actual = output.stdout.components(separatedBy: "\n").dropLast()
                 #expect(
                     Self.matches(shown: example.shown[...], actual: actual[...]),
@@ -263,7 +282,21 @@ import Testing
         for excerpt in excerpts {
             let source = try #require(try? Self.text(excerpt.source), "\(excerpt.place): no file \(excerpt.source)")
             #expect(Self.partsNotIn(source, excerpt: excerpt.text) == [], "\(excerpt.place): not in \(excerpt.source)")
+            // An excerpt that shows imports shows all of them: copied as shown, it compiles (the file
+            // is compiled by `swift test` with exactly those imports).
+            let shown = Self.imports(excerpt.text)
+            if !shown.isEmpty {
+                #expect(shown == Self.imports(source), "\(excerpt.place): \(excerpt.source) imports \(Self.imports(source))")
+            }
         }
+        #expect(
+            excerpts.contains { !Self.imports($0.text).isEmpty }, "a test file is shown whole, with its imports")
+    }
+
+    /// The import lines of Swift source, in order.
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("import ") || $0.hasPrefix("@testable import ") || $0.hasPrefix("@_exported import ") }
     }
 
     @Test func theComparisonCatchesAChangedLine() {
@@ -285,6 +318,8 @@ import Testing
     }
 
     @Test func theTerminalFormatIsRead() throws {
+        #expect(Self.command("fuzz x --seeds 3 ; exit 1") == (["fuzz", "x", "--seeds", "3"], 1))
+        #expect(Self.command("fuzz x").status == nil)
         let example = try #require(Self.terminalExample("$ simrun run x --seed 6\nline 1\n…\n", place: "t"))
         #expect(example.command == ["run", "x", "--seed", "6"])
         #expect(example.shown == ["line 1", "…"])
@@ -321,16 +356,24 @@ import Testing
         let lines = try Self.text(path).components(separatedBy: "\n")
         let header = try #require(lines.first { $0.hasPrefix("| construct (`capture-probe`") }, "\(path)")
         #expect(
-            header.contains("executor factory (`SimRun.main`) | in `swift test` (load-time factory) | enqueue hook"))
+            header.contains(
+                "executor factory (`SimRun.main`) | in `swift test` (load-time factory) | enqueue hook (factory off) "
+                    + "| interposition off (`SIMRUN_INTERPOSE=off`)"))
         var rows = 0
         for construct in CaptureProbe.constructs {
             guard let row = lines.first(where: { $0.contains("(`\(construct.variant)`) |") }) else { continue }
             rows += 1
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            try #require(cells.count == 4, "\(row)")
-            for (cell, captured) in zip(cells[1...], [construct.factory, construct.inTest, construct.hook]) {
+            try #require(cells.count == 5, "\(row)")
+            let columns = [construct.factory, construct.inTest, construct.hook, construct.uninterposed]
+            for (cell, captured) in zip(cells[1...], columns) {
                 #expect(cell.hasPrefix("captured") == captured, "\(path): \(construct.variant): \(cell)")
             }
+            // What simrun cannot see without the interposition layer is said so, and only that.
+            #expect(
+                cells[4].contains("not seen by simrun")
+                    == CaptureProbe.unseenWithoutInterposition.contains(construct.variant),
+                "\(path): \(construct.variant): \(cells[4])")
         }
         #expect(rows >= atLeast, "\(path) lists the constructs (\(rows) rows found)")
     }

@@ -18,6 +18,13 @@ import Testing
         }
     }
 
+    /// A scenario named `unheld` that passes over a lock simrun cannot see: not a plain pass (2).
+    static let unheld = Scenario(name: "unheld", summary: "passes over an invisible lock", variants: [.init("v", "")]) {
+        simulation, _ in
+        simulation.post(on: "a", "one") { simulation.noteUncontrolled(.invisibleLock, "Mutex.withLock", at: "one") }
+        simulation.post(on: "b", "two") {}
+    }
+
     /// The codes a command's help lists under "Exit codes:".
     static func documentedCodes(_ command: [String]) -> Set<Int32> {
         let (_, help) = simrun(command + ["--help"])
@@ -64,6 +71,12 @@ import Testing
                 path("rf-out"),
                 "--result", mergeResults.fail,
             ]).0 == 1)
+        let unheldResult = path("ru/1.json")
+        #expect(
+            simrun(
+                ["fuzz", "unheld", "--seeds", "4", "--shard", "1/1", "--result", unheldResult, "--out", path("ru-out")],
+                scenarios: [Self.unheld]
+            ).0 == 2)
         let cut = path("cut.simtrace")
         try Data(try Data(contentsOf: URL(fileURLWithPath: lost)).prefix(600)).write(to: URL(fileURLWithPath: cut))
         let cases: [Case] = [
@@ -73,6 +86,7 @@ import Testing
             Case(
                 command: "run", code: 1,
                 arguments: LostInputFixture.run),
+            Case(command: "run", code: 2, arguments: ["run", "unheld"], scenarios: [Self.unheld]),
             Case(command: "run", code: 64, arguments: ["run", "counter-race", "--seed", "-1"]),
             Case(command: "run", code: 73, arguments: ["run", "counter-race", "--out", "/proc/simrun-x/t.simtrace"]),
             Case(
@@ -81,6 +95,9 @@ import Testing
             Case(
                 command: "fuzz", code: 1,
                 arguments: ["fuzz", "lost-input-navigation", "--no-show", "--out", path("f1")]),
+            Case(
+                command: "fuzz", code: 2, arguments: ["fuzz", "unheld", "--seeds", "4", "--out", path("f2")],
+                scenarios: [Self.unheld]),
             Case(command: "fuzz", code: 64, arguments: ["fuzz", "counter-race", "--time", "-1"]),
             Case(command: "fuzz", code: 65, arguments: ["fuzz", "--from", garbage]),
             Case(command: "fuzz", code: 66, arguments: ["fuzz", "--from", missing]),
@@ -119,6 +136,7 @@ import Testing
             Case(command: "bench", code: 64, arguments: ["bench", "--only", "nothing"]),
             Case(command: "merge", code: 0, arguments: ["merge", mergeResults.pass]),
             Case(command: "merge", code: 1, arguments: ["merge", mergeResults.fail, "--out", path("m1")]),
+            Case(command: "merge", code: 2, arguments: ["merge", unheldResult], scenarios: [Self.unheld]),
             Case(command: "merge", code: 64, arguments: ["merge"]),
             Case(command: "merge", code: 65, arguments: ["merge", garbage]),
             Case(command: "merge", code: 66, arguments: ["merge", missing]),
@@ -245,6 +263,6 @@ import Testing
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 73, "\(message)")
-        #expect(message.contains("cannot create a directory under /proc/simrun-nowhere"), "\(message)")
+        #expect(message.contains("TMPDIR /proc/simrun-nowhere"), "\(message)")
     }
 }

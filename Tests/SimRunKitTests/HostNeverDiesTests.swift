@@ -204,7 +204,7 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
         let small = directory.appendingPathComponent("n-small.simtrace").path
         let shrunk = try SimrunProcess.run(["shrink", noisy, "-o", small])
         #expect(shrunk.status == 0, "\(shrunk.stdout)\(shrunk.stderr)")
-        #expect(shrunk.stdout.contains("(non-fifo 7 → 3)"), "\(shrunk.stdout)")
+        #expect(shrunk.stdout.contains("non-fifo decisions 7 → 3"), "\(shrunk.stdout)")
         let again = try SimrunProcess.run(["replay", small])
         #expect(again.status == 0 && again.stdout.contains("identical — crashed at event"), "\(again.stdout)")
         #expect(again.stdout.contains("stale write") && again.stdout.contains("in job worker.a/write#1"))
@@ -216,7 +216,7 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
         ])
         #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")
         #expect(fuzz.stdout.contains("CRASH at seed 7"), "\(fuzz.stdout)")
-        #expect(fuzz.stdout.contains("(non-fifo 6 → 5)"), "the crash finding is shrunk: \(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("non-fifo decisions 6 → 5"), "the crash finding is shrunk: \(fuzz.stdout)")
         let found = try SimrunProcess.run(["replay", out + "/unruly-counter-crashing-crashed.simtrace"])
         #expect(found.status == 0 && found.stdout.contains("identical — crashed at event"), "\(found.stdout)")
     }

@@ -110,9 +110,9 @@ private let racingFails = Scenario(
     @Test func theHelpDocumentsExitTwo() {
         let (status, replayHelp) = simrun(["replay", "--help"])
         #expect(status == 0)
-        #expect(replayHelp.contains("  2  ") || replayHelp.contains("inconclusive replay"))
+        #expect(replayHelp.contains("  2  ") || replayHelp.contains("inconclusive: replay"))
         #expect(
-            simrun(["--help"]).1.contains("inconclusive replay: a non-fifo decision unfollowed, or a trace cut short"))
+            simrun(["--help"]).1.contains("inconclusive: replay not followed or cut short"))
     }
 
     @Test func unrelatedJobsShiftPositionsButTheRaceIsStillFollowed() throws {

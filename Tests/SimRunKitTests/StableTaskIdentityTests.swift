@@ -174,7 +174,8 @@ private final class RaceFlags: @unchecked Sendable {
         #expect(status == ExitStatus.ok, "\(console.capturedOutput)")
         #expect(console.capturedOutput.contains(": identical"), "\(console.capturedOutput)")
         let shown = Console(capturing: true)
-        _ = SimRun.run(arguments: ["show", path], scenarios: [ActorReentrancyCache.scenario], console: shown)
+        _ = SimRun.run(
+            arguments: ["show", path, "--full-names"], scenarios: [ActorReentrancyCache.scenario], console: shown)
         if TaskNames.creationSitesAreRead {
             #expect(shown.capturedOutput.contains("task.create task>ActorReentrancyCache.scenario{1}{3}.1"))
         }
@@ -242,7 +243,7 @@ private final class RaceFlags: @unchecked Sendable {
         let plan = RunPlan.probed(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
         _ = try Recorder.record(plan: plan, seed: 1, strategy: RandomStrategy(), strategyName: "random", to: path)
         let console = Console(capturing: true)
-        _ = SimRun.run(arguments: ["show", path], scenarios: [scenario], console: console)
+        _ = SimRun.run(arguments: ["show", path, "--full-names"], scenarios: [scenario], console: console)
         let output = console.capturedOutput
         let (first, second) =
             TaskNames.creationSitesAreRead

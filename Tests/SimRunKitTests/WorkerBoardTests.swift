@@ -70,8 +70,8 @@ import Testing
         let board = try WorkerBoard.create(workers: 2, goals: goals)
         defer { board.closeDescriptor() }
         let result = plan.run(seed: 0, strategy: plan.makeStrategy())
-        board.addRun(0, result)
-        board.addRun(1, result)
+        board.addRun(0, seed: 0, result)
+        board.addRun(1, seed: 1, result)
         board.addFailure(0, index: 0, seed: 1, signature: 9, digest: 2)
         var expected = GoalTally(goals: goals)
         expected.count(result)

@@ -5,68 +5,6 @@ import SimTesting
 import Synchronization
 import Testing
 
-// article:begin
-/// A profile screen's model, as an app has it: selecting a profile starts a load in a `Task {}`, and
-/// the screen shows what the load returns.
-@MainActor final class ProfileModel {
-    private(set) var selected: Int?
-    private(set) var shown: Profile?
-    private var loading: Task<Void, Never>?
-    private let service: ProfileService
-    private let dropsStaleLoads: Bool
-
-    init(service: ProfileService, dropsStaleLoads: Bool) {
-        self.service = service
-        self.dropsStaleLoads = dropsStaleLoads
-    }
-
-    func select(_ id: Int) {
-        selected = id
-        loading = Task {
-            let profile = await service.load(id)
-            // The bug: without this line an older load that lands last overwrites the newer selection.
-            if dropsStaleLoads && selected != id { return }
-            shown = profile
-        }
-    }
-}
-
-struct Profile: Sendable, Equatable {
-    let id: Int
-    let name: String
-}
-
-/// The network, as an actor: every load takes 100 ms.
-actor ProfileService {
-    private(set) var finished: [Int] = []
-
-    func load(_ id: Int) async -> Profile {
-        try? await Task.sleep(for: .milliseconds(100))
-        finished.append(id)
-        return Profile(id: id, name: "Profile \(id)")
-    }
-}
-
-/// The test's body: select one profile, then another, let the loads finish, check the screen.
-@MainActor func selectTwoProfiles(_ sim: Simulation, dropsStaleLoads: Bool) async {
-    sim.sometimes("the-older-load-finished-last")
-    let service = ProfileService()
-    let model = ProfileModel(service: service, dropsStaleLoads: dropsStaleLoads)
-    model.select(1)
-    model.select(2)
-    await sim.settle()
-    if await service.finished == [2, 1] { sim.reach("the-older-load-finished-last") }
-    sim.check(
-        "shows-the-latest-selection", model.shown?.id == model.selected,
-        "selected \(model.selected ?? 0), shows \(model.shown?.name ?? "nothing")")
-}
-
-@Test func theLatestSelectionWins() async {
-    await simulate(seeds: 0..<500) { @MainActor sim in
-        await selectTwoProfiles(sim, dropsStaleLoads: true)
-    }
-}
-// article:end
 
 /// Issue #21's "done when": a user's `@MainActor` view model with `Task {}`, an actor and
 /// `Task.sleep`, explored from `swift test` in this process (SimCore + SimTesting only).
@@ -77,7 +15,7 @@ actor ProfileService {
         var exploration: Exploration?
         await withKnownIssue {
             exploration = await simulate(seeds: 0..<200, failureDirectory: directory) { @MainActor sim in
-                await selectTwoProfiles(sim, dropsStaleLoads: false)
+                await selectTwoProfiles(sim, staleLoads: .shown)
             }
         } matching: { issue in
             issues.add()
@@ -97,7 +35,7 @@ actor ProfileService {
         var rerun: Exploration?
         await withKnownIssue {
             rerun = await simulate(seed: failure.seed, failureDirectory: directory) { @MainActor sim in
-                await selectTwoProfiles(sim, dropsStaleLoads: false)
+                await selectTwoProfiles(sim, staleLoads: .shown)
             }
         } matching: {
             $0.comments.map(\.rawValue).joined().contains("shows-the-latest-selection")
@@ -107,15 +45,46 @@ actor ProfileService {
         #expect(rerun?.failure?.verdict == failure.verdict)
     }
 
+    /// TestingAViewModel.md's "When it fails" block is the issue `theLatestSelectionWins` records on
+    /// the buggy model, line for line (the failure directory's path shown as `…/`), and its trace
+    /// line says what shrinking reduced — departures from fifo — never a total that reads as growth
+    /// (report 2026-11-28, F8: "decisions 6 → 8").
+    @Test func theArticlesFailureIsTheIssueRecorded() async throws {
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/SimTesting/SimTesting.docc/TestingAViewModel.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let after = try #require(text.range(of: "With `staleLoads: .shown` the same test fails"))
+        let open = try #require(text.range(of: "```\n", range: after.upperBound..<text.endIndex))
+        let close = try #require(text.range(of: "\n```", range: open.upperBound..<text.endIndex))
+        let shown = String(text[open.upperBound..<close.lowerBound])
+
+        let directory = try makeTemporaryDirectory("profile-article")
+        let failures = directory.appendingPathComponent("simrun-failures").path
+        let recorded = Mutex<[String]>([])
+        await withKnownIssue {
+            await simulate("theLatestSelectionWins()", seeds: 0..<500, failureDirectory: failures) {
+                @MainActor sim in await selectTwoProfiles(sim, staleLoads: .shown)
+            }
+        } matching: { issue in
+            recorded.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+            return true
+        }
+        let issues = recorded.withLock { $0 }
+        #expect(issues.count == 1, "\(issues)")
+        let actual = (issues.first ?? "").replacingOccurrences(of: directory.path + "/", with: "…/")
+        #expect(actual == shown, "the article shows:\n\(shown)\nthe test records:\n\(actual)")
+        #expect(actual.contains("(shrunk: non-fifo decisions "), "\(actual)")
+    }
+
     @Test func theFixedModelPasses500SeedsWithNoEscape() async {
         let exploration = await simulate(seeds: 0..<500) { @MainActor sim in
-            await selectTwoProfiles(sim, dropsStaleLoads: true)
+            await selectTwoProfiles(sim, staleLoads: .dropped)
         }
         #expect(exploration.failure == nil)
         #expect(exploration.schedules == 500)
         #expect(exploration.route == .executorFactory)
-        // The interleaving the fix is for was explored, not avoided.
-        let goal = exploration.goals.first { $0.name == "the-older-load-finished-last" }
+        // The race the fix is for was explored, not avoided.
+        let goal = exploration.goals.first { $0.name == "both-loads-in-flight" }
         #expect((goal?.runs ?? 0) > 0, "\(exploration.goals)")
     }
 
@@ -129,7 +98,7 @@ actor ProfileService {
             await withKnownIssue(isIntermittent: true) {
                 result = await simulate(
                     "parallel-\(strategy)-\(fixed)", seeds: 0..<60, strategy: strategy, failureDirectory: directory
-                ) { @MainActor sim in await selectTwoProfiles(sim, dropsStaleLoads: fixed) }
+                ) { @MainActor sim in await selectTwoProfiles(sim, staleLoads: fixed ? .dropped : .shown) }
             }
             return (result?.failure?.seed, result?.schedules ?? 0)
         }
@@ -169,18 +138,6 @@ actor ProfileService {
         #expect(parallel["fixed"]?.0 == nil && parallel["fixed"]?.1 == 60)
         #expect(
             parallel["plain"]?.1 == 51, "plain work beside the simulations: \(String(describing: parallel["plain"]))")
-    }
-
-    @Test func theArticleShowsThisFilesCode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let article = try String(
-            contentsOf: root.appendingPathComponent("Sources/SimTesting/SimTesting.docc/TestingAViewModel.md"),
-            encoding: .utf8)
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let begin = try #require(source.range(of: "// article:begin\n"))
-        let end = try #require(source.range(of: "// article:end"))
-        #expect(article.contains(String(source[begin.upperBound..<end.lowerBound])))
     }
 
     /// A body that blocks its thread (a real lock, a semaphore) never hangs the test: the watchdog

@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+// MARK: Switching the interposition layer off (interpose_mode.c, issue #40)
+
+/// 1 when `SIMRUN_INTERPOSE=off` was in the environment at start-up: every interposer forwards to the
+/// real function and every `simrun_*_interposed` is 0 (the shape of a platform without the layer).
+int simrun_interpose_off(void);
+
 // MARK: Load-time executors (constructor.c)
 //
 // A constructor runs when the executable is loaded, before `main` (the test runner's, in a test
@@ -247,6 +253,10 @@ typedef struct simrun_dispatch_item {
     uint64_t when;
     /// One of `SIMRUN_DISPATCH_ASYNC` …
     int kind;
+    /// 1 when the item is a barrier: submitted as one, or a block made with the barrier flag
+    /// (`DispatchWorkItem(flags: .barrier)`, `async(group:flags: .barrier)`), which libdispatch
+    /// honours whatever function submits it.
+    int barrier;
 } simrun_dispatch_item;
 
 /// 1 when the process's libdispatch entry points are simrun's (Linux, executable linking SimCore).
@@ -489,11 +499,29 @@ void simrun_children_remove(int pid);
 /// Kills every listed child's process group (async-signal-safe: a signal handler may call it);
 /// returns how many were listed.
 int simrun_children_kill_all(void);
+/// Sends `signal` to every listed child's process group, keeping them listed (an ending parent asks
+/// them to stop, SIGTERM, before `simrun_children_kill_all`); returns how many were listed.
+int simrun_children_signal_all(int signal);
+/// How many listed children are still there (a child that ended stays until it is waited for).
+int simrun_children_alive(void);
 /// In a child: asks to be killed when the parent process dies (Linux: PR_SET_PDEATHSIG; Darwin: a
 /// thread that waits for the parent's exit). Exits at once when the parent is already gone.
 void simrun_die_with_parent(void);
 
 // MARK: - (end of carriers and locks)
+
+// MARK: - Actor entry (actors.c, issue #40)
+//
+// `swift_task_switch` is interposed on Linux (x86_64, arm64): a hop onto a default actor made on a
+// thread bound to a run first asks the run (`simrun_actor_entering`, SimCore) whether a job that is
+// ready now goes first, then goes on to the runtime's function. Elsewhere nothing is interposed.
+
+/// 1 when this process's `swift_task_switch` is simrun's (entering an actor can be a decision), else 0.
+int simrun_actor_entry_interposed(void);
+/// How many hops onto a default actor were made on a run's thread in this process.
+uint64_t simrun_actor_hops(void);
+
+// MARK: - (end of actor entry)
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,9 @@ extension CarrierSet {
     /// A Mutex an optimised build inlined: its uses after the first in a stretch are not points.
     private func notePartlySeenMutex(_ label: Symbol) {
         let site = simulation.symbols[label].dropFirst("mutex ".count)
-        _ = site  // PENDING-MERGE: simulation.noteUncontrolled(.invisibleLock, …) once #40's notes land
+        simulation.noteUncontrolled(
+            .invisibleLock,
+            "Synchronization.Mutex, inlined by an optimised build: only its first use after each scheduling point is one",
+            at: String(site))
     }
 }

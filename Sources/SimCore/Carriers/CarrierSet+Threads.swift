@@ -150,6 +150,7 @@ func simrunThreadCreate(
     guard let set = simulation.carrierSet else {
         // The one-thread path cannot run a second thread: its work would leave the run.
         let site = LockSite.startedIn(known) ?? "a function not named here"
+        simulation.noteUncontrolled(.escape, "a thread on the one-thread path", at: site)
         simulation.fail(
             "stays-in-simulation",
             "work escaped the simulation: a thread started in \(site) runs outside the one-thread scheduler; run with "

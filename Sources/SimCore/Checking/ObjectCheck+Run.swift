@@ -102,6 +102,8 @@ final class CallRecorder: @unchecked Sendable {
         if running > 0 { simulation.reach(Self.overlapGoal) }
         running += 1
         simulation.emit("call.invoke", subject, ["call": .text(text)])
+        // Invoked is entered: the call's hop onto the object is no decision (`AtomicityCheck`).
+        simulation.entersNextActorAtOnce()
         let result = await operation.call(object, invocation.argument)
         running -= 1
         position += 1

@@ -61,6 +61,21 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     @exclusivity(unchecked) fileprivate(set) var jobStartContinuous = ContinuousClock.now
     /// Whether the scenario's body has returned.
     @exclusivity(unchecked) var bodyFinished = false
+    /// Each default actor's drain jobs pending or running in this run, by the actor's address: an
+    /// actor with none is idle, and a job hopping onto it takes it there and then (`ActorEntry`).
+    let drainsByActor = AddressMap<Int>()
+    /// The runtime ids of tasks stopped in a hop onto an actor while jobs that go first run beneath
+    /// them (`ActorEntry`), innermost last: the runtime still calls such a task current, but none of
+    /// the jobs run meanwhile is its.
+    @exclusivity(unchecked) var enteringTasks: [UInt64] = []
+
+    /// The task whose code runs now, by runtime id (0: none), as the runtime says, except a task
+    /// stopped in a hop onto an actor (`enteringTasks`): a job of no task run beneath it is no job of it.
+    @inline(__always)
+    var currentTaskID: UInt64 {
+        let id = ExecutorCapture.currentTaskID
+        return enteringTasks.isEmpty || !enteringTasks.contains(id) ? id : 0
+    }
 
     /// What escaped, as reported from any thread; jobs that came back from outside are parked here
     /// and never run (the run is already a failure).
@@ -76,6 +91,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         labelActor = simulation.symbol("actor.run")
         labelSleep = simulation.symbol("task.sleep")
         simulation.jobContexts.append(self)
+        simulation.asyncCapture = self
     }
 
     deinit {
@@ -237,6 +253,8 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         /// integer, not a string, comes back for each frame walked.
         let methodIndex = AddressMap<Int>()
         @exclusivity(unchecked) var methodNames: [String] = []
+        /// The label of a job's entry onto an idle actor of this type (`enter ProfileCache`), once made.
+        @exclusivity(unchecked) var entryLabel: Symbol?
         /// The last chains of resume functions looked up whole and what they gave (a method's
         /// index, or -1): the answer depends only on the functions, and a caller leaving the actor
         /// after its method returned has no frame of it, so every frame of its chain was looked up
@@ -286,7 +304,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         }
     }
 
-    private func actorName(_ type: AnyObject.Type) -> ActorSpelling {
+    func actorName(_ type: AnyObject.Type) -> ActorSpelling {
         let key = UInt(bitPattern: ObjectIdentifier(type))
         if let known = actorNames[key] { return known }
         let spelling = ActorSpelling(_typeName(type, qualified: false))
@@ -363,7 +381,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueGlobal(_ job: CapturedJob) {
-        let current = ExecutorCapture.currentTaskID
+        let current = currentTaskID
         noteActorCaller(enqueueing: job, current: current)
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, isNew) = task(of: job, current: current) else {
@@ -372,10 +390,15 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
             let drained = job.drainedActor
             let actor = drained.map { actorName(type(of: Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue())) }
             // A caller that hopped to the idle actor resumes in the method it called.
-            let method = actor.flatMap {
-                ActorMethod.resumed(of: $0, chainIsFresh: chainIsFresh(enqueueing: job, current: current))
-            }
+            // (Not while the runtime's current task is one waiting to enter an actor: its chain is not this job's.)
+            let method =
+                current == 0 && !enteringTasks.isEmpty
+                ? nil
+                : actor.flatMap {
+                    ActorMethod.resumed(of: $0, chainIsFresh: chainIsFresh(enqueueing: job, current: current))
+                }
             helper.hold(job, actor: actor, drained: drained, ownerMethod: method.map { (current, $0) })
+            if let drained { drainScheduled(drained) }
             simulation.post(helper.lane, labelActor) { helper.run() }
             return
         }
@@ -443,8 +466,10 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
         func run() {
             let job = job!
             self.job = nil
+            let drained = drained
             capture._withUnsafeGuaranteedRef {
                 $0.runDrain(job, as: owner, actor: actor, drained: drained, ownerMethod: ownerMethod)
+                if let drained { $0.drainFinished(drained) }
             }
             actor = nil
             ownerMethod = nil
@@ -464,7 +489,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     }
 
     func enqueueMain(_ job: CapturedJob) {
-        let current = ExecutorCapture.currentTaskID
+        let current = currentTaskID
         noteActorCaller(enqueueing: job, current: current)
         if !sleeping.isEmpty { noteCancelledSleep(of: job.taskID) }
         guard let (task, _) = task(of: job, current: current) else {
@@ -488,7 +513,7 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
     @exclusivity(unchecked) private var sleeping: [UInt64: PendingSleep] = [:]
 
     func enqueueTimed(_ job: CapturedJob, delay: Duration) {
-        let sleeper = ExecutorCapture.currentTaskID
+        let sleeper = currentTaskID
         noteActorCaller(enqueueing: job, current: sleeper)
         let owner = entry(of: job.taskID)?.name ?? currentTaskName(sleeper)
         simulation.emit("task.sleep", owner, ["for": .int(Int(delay.nanosecondsClamped))])
@@ -556,18 +581,33 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
 
     // MARK: The end of a run
 
-    /// What left the run, if anything: checked when the run goes quiet. When the body has not
-    /// finished, waits (a bounded real time) for work that left the run to come back from outside, so
-    /// that the finding names what escaped; then reports a body that can never finish.
-    func escapeReport(waitMilliseconds: Int = 1_000) -> String? {
-        if !bodyFinished {
-            var waited = 0
-            while escapeSignal.load(ordering: .acquiring) == 0 && waited < waitMilliseconds {
-                RealSleep.milliseconds(5)
-                waited += 5
+    /// What left the run, if anything: checked when the run goes quiet. Each escape is also noted as
+    /// an `escape` the run did not control.
+    ///
+    /// A body that has not finished when the run is quiet either waits on something nothing in the
+    /// run will do (a hang), or on work that left the run and may still come back from outside. The
+    /// run tells which from what it knows, without the wall clock: a task of the run that the
+    /// runtime says is running or queued while every lane is empty is elsewhere (an escape, named at
+    /// once); with the task objects read, GCD under the scheduler and no thread or run-loop work seen
+    /// outside it, nothing outside holds the run's work, so nothing can come back (a hang, at once).
+    func escapeReport() -> String? {
+        if !bodyFinished && escapeSignal.load(ordering: .acquiring) == 0 {
+            if let away = simulation.taskCensus?.awayFromRun() {
+                escapes.withLock { $0.append(away) }
+            } else if outsideWorkMayComeBack {
+                // The one real-time wait left: work of the run is out of the scheduler's sight (GCD
+                // not under it in this process, task objects not read, or a thread or run-loop work
+                // seen running outside), so only waiting tells whether it comes back. Bounded.
+                Self.outsideWaits.add(1, ordering: .relaxed)
+                var waited = 0
+                while escapeSignal.load(ordering: .acquiring) == 0 && waited < Self.outsideWaitMilliseconds {
+                    RealSleep.milliseconds(5)
+                    waited += 5
+                }
             }
         }
         let seen = escapes.withLock { $0 }
+        for escape in seen { simulation.noteUncontrolled(.escape, escape) }
         if !seen.isEmpty {
             simulation.taskCensus?.framesNotRead = "work of this run ran outside the simulation: its frames may be moving"
         }
@@ -581,6 +621,23 @@ final class AsyncCapture: JobRouter, @unchecked Sendable {
                 + "simulation on the \(route) route, or a continuation is never resumed)"
         }
         return nil
+    }
+
+    /// The longest real time a quiet run with an unfinished body waits for work that left it to come
+    /// back, where nothing else can tell (`escapeReport`).
+    static let outsideWaitMilliseconds = 1_000
+
+    /// How many quiet runs of this process waited real time for work outside them (evidence for
+    /// tests that a run which can tell does not wait).
+    static let outsideWaits = Atomic<Int>(0)
+
+    /// Whether work of the run may be running where the run cannot see it, so that an unfinished
+    /// body might still be resumed from outside: the runtime's task objects are not read here, GCD
+    /// or threads are not under the scheduler in this process (a `Thread` would run unseen), or the
+    /// run saw a thread or run-loop work it does not control.
+    var outsideWorkMayComeBack: Bool {
+        !TaskCensus.isReadable || !DispatchCapturing.isActive || !ThreadsCapture.isActive
+            || simulation.uncontrolled.contains { $0.kind == .thread || $0.kind == .runLoop }
     }
 }
 

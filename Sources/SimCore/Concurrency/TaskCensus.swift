@@ -209,6 +209,23 @@ final class TaskCensus {
         return String(rest.prefix(length))
     }
 
+    /// A task of the run that the runtime says is running or queued while the run is quiet (every
+    /// lane empty, no job running): it is somewhere else, named now (`task task.1 is queued on an
+    /// executor outside the simulation`); nil when every task left is suspended.
+    func awayFromRun() -> String? {
+        guard Self.isReadable else { return nil }
+        sweep()
+        for entry in live {
+            var state = simrun_task_state()
+            simrun_task_read(entry.task, 0, &state)
+            if state.running != 0 { return "task \(entry.name) runs on a thread outside the simulation" }
+            if state.enqueued != 0 || state.wait == simrun_task_wait_enqueued {
+                return "task \(entry.name) is queued on an executor outside the simulation"
+            }
+        }
+        return nil
+    }
+
     /// The hang report of a run that started no Swift task.
     static let noTasks = "suspended tasks: none (the run started no Swift task)"
 

@@ -21,8 +21,8 @@ public struct Schedule: Sendable, Hashable {
         public var fifo: JobKey?
         /// For a departing pick, the ready jobs posted before the taken one: the jobs it went ahead of.
         public var overtaken: [JobKey]
-        /// For a departing pick (when the schedule was observed for shrinking), every ready job, oldest
-        /// first: the alternatives the shrinker may try instead.
+        /// When the schedule was observed for shrinking, every ready job of a pick, oldest first: the
+        /// alternatives the shrinker may try instead (of a departure, or of a pick that followed fifo).
         public var ready: [JobKey]
         /// The option taken (the index among the ready jobs, or the data value).
         public var chosen: UInt32

@@ -65,7 +65,7 @@ final class DispatchCapture {
         init(_ raw: UnsafeMutablePointer<simrun_dispatch_item>) { self.raw = raw }
         deinit { simrun_dispatch_item_free(raw) }
         var kind: Int32 { raw.pointee.kind }
-        var isBarrier: Bool { kind == Int32(SIMRUN_DISPATCH_BARRIER) }
+        var isBarrier: Bool { raw.pointee.barrier != 0 }
     }
 
     /// A wait in progress: who waits (lane and job) on what.
@@ -145,8 +145,19 @@ final class DispatchCapture {
     }
 
     private func label(of queue: UnsafeMutableRawPointer, fallback: String) -> String {
-        let text = String(cString: simrun_dispatch_queue_label(queue))
+        let text = Self.withoutAddresses(String(cString: simrun_dispatch_queue_label(queue)))
         return text.isEmpty ? fallback : text
+    }
+
+    /// A label without the addresses some libraries put in it (an unnamed `OperationQueue`'s queue
+    /// is `NSOperationQueue 0x55e3…`): a lane's name must be the same in every process, and two
+    /// queues of one label are told apart by `uniqueName`'s order of first use.
+    static func withoutAddresses(_ label: String) -> String {
+        label.split(separator: " ", omittingEmptySubsequences: true)
+            .filter { word in
+                !(word.hasPrefix("0x") && word.count > 2 && word.dropFirst(2).allSatisfy(\.isHexDigit))
+            }
+            .joined(separator: " ")
     }
 
     /// Two queues with one label in a run: the second is `label#2`.
@@ -526,6 +537,7 @@ final class DispatchCapture {
 
     /// A construct the run cannot hold: the run fails with the `stays-in-simulation` oracle.
     func escape(_ what: String) {
+        simulation.noteUncontrolled(.escape, what)
         simulation.fail("stays-in-simulation", "work escaped the simulation: \(what)")
     }
 }
@@ -541,6 +553,11 @@ extension Simulation {
         guard reader != nil, let context else { return nil }
         return Unmanaged<Simulation>.fromOpaque(context).takeUnretainedValue()
     }
+
+    /// Whether the calling thread runs this simulation now: the thread it runs on, or a carrier of
+    /// it (each binds the run to its thread). Code of the run that escaped to a thread of its own or
+    /// a real queue's answers false, even while the run's thread is inside one of its jobs.
+    public var runsOnCallingThread: Bool { Simulation.boundToThisThread === self }
 
     /// The run bound to this thread's clocks (the interposers' `run` argument).
     fileprivate static func bound(_ raw: UnsafeMutableRawPointer) -> Simulation {

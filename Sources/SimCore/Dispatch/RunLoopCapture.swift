@@ -31,6 +31,7 @@ final class RunLoopCapture {
     private func runsOnMain(_ place: Int32, what: String) -> Bool {
         if place == 1 { return true }
         if place == 2, let lane = simulation.currentLane, simulation.symbols[lane.name] == "main" { return true }
+        simulation.noteUncontrolled(.escape, "\(what) on a run loop nothing runs")
         simulation.fail(
             "stays-in-simulation",
             "work escaped the simulation: \(what) on the run loop of a thread that does not run it (\(place == 2 ? "the current thread's" : "another thread's")): it would never run")

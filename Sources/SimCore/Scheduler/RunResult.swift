@@ -18,6 +18,15 @@ public struct RunResult: Sendable {
     public var goals: [String]
     /// Where a replayed tape could not be followed (empty when it was followed exactly).
     public var strategyNotes: [String]
+    /// What the run saw but did not control (``Simulation/noteUncontrolled(_:_:at:)``), each distinct
+    /// observation once with how often it was seen; empty when the scheduler held everything it saw.
+    public var uncontrolled: [Uncontrolled] = []
+    /// The run's schedule, as one number: a hash of its decisions in order (each one's kind, the
+    /// option taken and the options offered). Runs of one scenario and variant with the same
+    /// digest made the same decisions, so (simrun's runs being deterministic) ran the same schedule;
+    /// a campaign counts its distinct schedules by it. A run that made no decision has the digest
+    /// of the empty schedule.
+    public var scheduleDigest: UInt64 = Digest().value
     /// The run's lock order under `--preempt`: each pair of lock classes one carrier held and took,
     /// once (empty off carriers). A campaign looks for both orders of a pair across its runs.
     public var lockOrder: [LockOrderEdge] = []

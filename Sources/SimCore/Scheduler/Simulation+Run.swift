@@ -56,7 +56,8 @@ extension Simulation {
         return RunResult(
             verdict: final, steps: steps, eventCount: eventCount, digest: digest,
             tape: Tape(decisions: decisions, symbols: symbols.strings), endTime: now,
-            reachedGoals: reachedGoals, goals: goalNames, strategyNotes: strategy.notes, lockOrder: lockOrder)
+            reachedGoals: reachedGoals, goals: goalNames, strategyNotes: strategy.notes, uncontrolled: uncontrolled,
+            scheduleDigest: scheduleDigest.value, lockOrder: lockOrder)
     }
 
     // MARK: The ready list
@@ -97,6 +98,8 @@ extension Simulation {
         for slot in due.indices {
             let timer = due[slot]
             guard !hasRules || !isBlocked(Int(timer.lane)) else { continue }
+            // A timer of a same-instant group waits for the ones the strategy put before it.
+            if timer.group != 0 && due[..<slot].contains(where: { $0.group == timer.group }) { continue }
             reserveReady(found + 1)
             ready[found] = Candidate(
                 lane: lanes[Int(timer.lane)].name, label: timer.job.label, ordinal: timer.job.ordinal,

@@ -34,6 +34,13 @@ public final class Simulation: @unchecked Sendable {
     /// Whether `decisions` (and so the result's tape) keeps every decision. A long recording whose
     /// tape lives in its trace turns this off so that memory stays flat however long the run.
     @exclusivity(unchecked) public var retainsTape = true
+    /// A running hash of every decision made so far (its kind, the option taken, the options offered):
+    /// two runs of one scenario with the same schedule digest made the same decisions, so ran the
+    /// same schedule (``RunResult/scheduleDigest``).
+    @exclusivity(unchecked) public internal(set) var scheduleDigest = Digest()
+    /// What the run saw but did not control so far (``noteUncontrolled(_:_:at:)``), each distinct
+    /// observation once, in the order first seen.
+    @exclusivity(unchecked) public internal(set) var uncontrolled: [Uncontrolled] = []
 
     @exclusivity(unchecked) var lanes = LaneTable()
     /// Each lane's index by its name's symbol id, -1 where that symbol names no lane: an array
@@ -45,6 +52,8 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var cancelledTimers: Set<UInt64> = []
     @exclusivity(unchecked) var nextSeq: UInt64 = 0
     @exclusivity(unchecked) var nextTimerID: UInt64 = 1
+    /// The last same-instant timer group made (`orderSameInstant`).
+    @exclusivity(unchecked) var nextTimerGroup: UInt32 = 0
     /// The ready list (see `collectCandidates`): lane heads in lane order, then due timers.
     @exclusivity(unchecked) var ready: UnsafeMutablePointer<Candidate> = .allocate(capacity: 8)
     @exclusivity(unchecked) var readyCapacity = 8
@@ -96,6 +105,15 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var jobContexts: [any CarrierJobContext] = []
     /// The carriers of this run while it runs on them (the park/unpark seam goes through it).
     @exclusivity(unchecked) weak var carrierSet: CarrierSet?
+    /// The capture of this run's Swift concurrency, once an async body started (it lives in
+    /// `jobContexts` for the simulation's whole life, so it is referred to without counting).
+    @exclusivity(unchecked) unowned(unsafe) var asyncCapture: AsyncCapture?
+    /// Entries onto an idle actor deciding now, one inside the other (`ActorEntry`).
+    @exclusivity(unchecked) var actorEntryDepth = 0
+    /// The `sched.pick` event of the job whose next actor entry is no decision (0: none).
+    @exclusivity(unchecked) var entryWaivedInJob: EventID = 0
+    /// A lane rule was declared (`rule(_:drainsBefore:)`): the ready list is rebuilt per step for good.
+    @exclusivity(unchecked) var hasLaneRules = false
 
     let kernelLane: Symbol
     let kindPick: Symbol
@@ -186,6 +204,7 @@ public final class Simulation: @unchecked Sendable {
             lanes[Int(lane.index)].blockers.append(first.index)
         }
         hasRules = true
+        hasLaneRules = true
         readyDirty = true
     }
 
@@ -268,6 +287,7 @@ public final class Simulation: @unchecked Sendable {
     // MARK: Choices
 
     func recordDecision(_ decision: Decision) {
+        scheduleDigest.mix(UInt64(decision.kind.rawValue) << 56 ^ UInt64(decision.chosen) << 28 ^ UInt64(decision.count))
         if retainsTape { decisions.append(decision) }
         if !sinkDiscards { sink.record(decision) }
     }

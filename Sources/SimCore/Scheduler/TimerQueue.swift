@@ -10,6 +10,9 @@ struct PendingTimer: Comparable {
     @usableFromInline var id: UInt64
     @usableFromInline var lane: Int32
     @usableFromInline var job: Job
+    /// Timers of one lane that fell due at one instant share a group (0: none), released one at a
+    /// time in the order the strategy chose (`Simulation.orderSameInstant`).
+    @usableFromInline var group: UInt32 = 0
 
     @inlinable static func < (lhs: PendingTimer, rhs: PendingTimer) -> Bool {
         lhs.deadline != rhs.deadline ? lhs.deadline < rhs.deadline : lhs.job.seq < rhs.job.seq

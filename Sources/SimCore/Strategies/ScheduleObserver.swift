@@ -44,10 +44,11 @@ public final class ScheduleObserver: Strategy {
         let deviates = chosen != ready.fifoIndex
         var overtaken: [JobKey] = []
         var alternatives: [JobKey] = []
-        if deviates {
+        if deviates || keepsReadySets {
             let takenSeq = ready[chosen].seq
             let oldestFirst = ready.indices.sorted { ready[$0].seq < ready[$1].seq }
-            overtaken = oldestFirst.filter { ready[$0].seq < takenSeq }.map(key)
+            if deviates { overtaken = oldestFirst.filter { ready[$0].seq < takenSeq }.map(key) }
+            // Every pick's alternatives, fifo ones too: the shrinker tries departures the run never took.
             if keepsReadySets { alternatives = oldestFirst.map(key) }
         }
         schedule.entries.append(

@@ -18,8 +18,9 @@ package protocol CampaignBoard: AnyObject, Sendable {
     var isInterrupted: Bool { get }
     /// Notes the seed index `worker` is about to run (nil between runs).
     func setInFlight(_ worker: Int, _ index: UInt64?)
-    /// Counts a finished run of `worker` and the coverage goals it reached.
-    func addRun(_ worker: Int, _ result: RunResult)
+    /// Counts a finished run of `worker` (of `seed`): the coverage goals it reached, its schedule and
+    /// what it saw but did not control.
+    func addRun(_ worker: Int, seed: UInt64, _ result: RunResult)
     /// Records a failing run of `worker` at seed index `index` (`signature` is `FailureSignature.id`).
     func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64)
     /// Records the lock order the run of `seed` took (`--preempt`; called only when it took one).
@@ -36,13 +37,16 @@ package struct CampaignTally: Sendable {
     package var goalCounts: [Int]
     /// The distinct failures, each with what the lowest seed's run left.
     package var findings: FindingsTable<RunEvidence>
+    /// The distinct schedules run and what the runs saw but did not control.
+    package var explored: Explored
     /// The lock orders the runs took (`--preempt`), each pair of classes with its lowest seed.
     package var lockOrder = LockOrderTable()
 
-    package init(runs: Int, goalCounts: [Int], findings: FindingsTable<RunEvidence>) {
+    package init(runs: Int, goalCounts: [Int], findings: FindingsTable<RunEvidence>, explored: Explored = Explored()) {
         self.runs = runs
         self.goalCounts = goalCounts
         self.findings = findings
+        self.explored = explored
     }
 }
 

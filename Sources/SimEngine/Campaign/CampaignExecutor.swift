@@ -84,7 +84,8 @@ package struct CampaignOutcome: Sendable {
         }
         let report = Fuzzer.Report(
             schedules: tally.runs, failures: table.failingRuns, findings: findings, goals: goals,
-            goalCounts: Array(tally.goalCounts.prefix(goals.count)), seconds: seconds, exhausted: false)
+            goalCounts: Array(tally.goalCounts.prefix(goals.count)), seconds: seconds, exhausted: false,
+            explored: tally.explored)
         var outcome = CampaignOutcome(
             report: report, crashes: crashes, interrupted: interrupted, nondeterministic: nondeterministic)
         outcome.workerDigests = workerDigests

@@ -55,7 +55,7 @@ package struct CampaignWorker: Sendable {
             if runs % Self.wantedCheckInterval == 0 && !stillWanted() { break }
             board.setInFlight(worker, index)
             let result = plan.run(seed: seed, strategy: strategy)
-            board.addRun(worker, result)
+            board.addRun(worker, seed: seed, result)
             if !result.lockOrder.isEmpty { board.addLockOrder(worker, seed: seed, result.lockOrder) }
             if result.verdict.isFailure {
                 if !keepGoing { board.lowerStopSeed(to: seed) }

@@ -73,7 +73,7 @@ public struct FindingCampaign: Sendable {
     {
         // The children's recordings of failures (their tapes) live here until they are saved.
         let scratch = try launcher.map { _ throws(SimEngineError) in try makeScratch() }
-        defer { scratch.map(removeScratchDirectory) }
+        defer { scratch.map(TemporaryDirectory.removeDirectory) }
         let outcome = try runSchedules(observer: observer, scratch: scratch)
         observer.schedulesFinished(outcome.report)
         var result = Result(outcome: outcome)
@@ -109,15 +109,10 @@ public struct FindingCampaign: Sendable {
         return result
     }
 
-    /// A scratch directory for the children's recordings: under `$TMPDIR`, or, when that cannot be
-    /// written, a hidden one beside the findings (a campaign still saves its findings there).
+    /// A scratch directory for the children's recordings under `$TMPDIR`, removed if a signal ends
+    /// the command (a `TMPDIR` that cannot hold it is refused, naming it, before anything runs).
     private func makeScratch() throws(SimEngineError) -> String {
-        do {
-            return try makeScratchDirectory(prefix: "simrun-campaign")
-        } catch {
-            try ensureDirectory(options.directory)
-            return try makeScratchDirectory(prefix: ".simrun-campaign", in: options.directory)
-        }
+        try TemporaryDirectory.makeDirectory(prefix: "simrun-campaign")
     }
 
     /// The schedules alone: the outcome before any finding is saved.
@@ -148,6 +143,9 @@ public struct FindingCampaign: Sendable {
     private func descriptor() throws(SimEngineError) -> RunPlan.Descriptor { try plan.descriptor() }
 
     private var strategyName: String { plan.strategy.description }
+
+    /// The files the campaign reads (the `--from` trace), which no finding is saved over.
+    private var inputs: [String] { plan.prefix?.source.map { [$0] } ?? [] }
 
     private func wanted(oracle: String, suffix: String) -> String {
         let directory = options.directory.hasSuffix("/") ? String(options.directory.dropLast()) : options.directory
@@ -187,7 +185,7 @@ public struct FindingCampaign: Sendable {
         do throws(SimEngineError) {
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (found, path) = try store.save(
-                to: wanted(oracle: finding.signature.oracle, suffix: suffix), identity: identity
+                to: wanted(oracle: finding.signature.oracle, suffix: suffix), identity: identity, avoiding: inputs
             ) { (target: String) throws(SimEngineError) -> (verdict: Verdict, eventCount: UInt64) in
                 try recordFound(finding, to: target)
             }
@@ -286,7 +284,8 @@ public struct FindingCampaign: Sendable {
             let recording = try isolatedRecording()
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (recorded, path) = try store.save(
-                to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity
+                to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity,
+                avoiding: inputs
             ) { (target: String) throws(SimEngineError) -> IsolatedRecording.Outcome in
                 // An in-order campaign's crash: the child re-runs the campaign up to it (as long as
                 // the campaign took), learning the same, and records that run.
@@ -305,7 +304,7 @@ public struct FindingCampaign: Sendable {
             entry.problem = error
             return entry
         }
-        guard let path = entry.path, var recorded = entry.recording else { return entry }
+        guard let path = entry.path, let recorded = entry.recording else { return entry }
         do throws(SimEngineError) {
             // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk. Nor a run that
             // never ended: every candidate would wait out the stall bound.
@@ -315,11 +314,10 @@ public struct FindingCampaign: Sendable {
                 if let footer = input.footer {
                     switch try TraceShrink.shrink(input, footer: footer, plan: plan, to: path, isolation: options.isolation) {
                     case .shrunk(let report):
+                        // The saved trace is now the shrunk one: its verdict (the same crash, the
+                        // numbers in its message maybe not) and events are the finding's.
                         entry.shrink = .shrunk(report)
                         entry.decisions.saved = report.after.decisions
-                        recorded.eventCount = report.after.events
-                        recorded.verdict = report.verdict
-                        entry.recording = recorded
                         entry.verdict = report.verdict
                         entry.eventCount = report.after.events
                     case .notReproduced: entry.shrink = .notReproduced
@@ -489,7 +487,8 @@ public struct SavedFinding: Sendable {
     public var problem: SimEngineError?
     /// For the crash of an in-order campaign: the run (from 0) that trapped, which ended the campaign.
     package var crashedAtRun: Int?
-    /// For a crash: what recording it again in a child left (crashed again, or ran to a verdict).
+    /// For a crash: what recording it again in a child left (crashed again, or ran to a verdict),
+    /// before any shrinking (``verdict`` and ``eventCount`` are the saved trace's).
     package var recording: IsolatedRecording.Outcome?
     /// For nondeterminism: the digest the worker saw and the recordings made here.
     package var nondeterminism: (workerDigest: UInt64, evidence: NondeterminismEvidence)?

@@ -37,26 +37,61 @@ package struct FindingStore {
         }
     }
 
-    /// Records with `record` to `path` (or the name `claim` gives when another finding holds it); on a
-    /// write failure, to the same file name in `$TMPDIR/simrun-findings-XXXXXX`. Returns the result
-    /// and where the trace is.
+    /// Records with `record` to `path` (or the name `claim` gives when another finding holds it, or
+    /// when `path` is one of the command's `inputs`); on a write failure, in a fresh
+    /// `$TMPDIR/simrun-findings-XXXXXX` under the same file name, shortened when it is long (the
+    /// wanted name may be what the file system refused). Returns the result and where the trace is;
+    /// throws only when neither place can hold it (the caller still reports the finding).
     package func save<Saved>(
-        to path: String, identity: Identity? = nil, _ record: (String) throws(SimEngineError) -> Saved
+        to path: String, identity: Identity? = nil, avoiding inputs: [String] = [],
+        _ record: (String) throws(SimEngineError) -> Saved
     ) throws(SimEngineError) -> (result: Saved, path: String) {
         var claim: Claim?
         defer { claim?.release() }
         do throws(SimEngineError) {
             try ensureDirectory(OutputPath.directory(of: path))
-            claim = identity.map { Self.claim(path, for: $0) }
+            claim = identity.map { Self.claim(path, for: $0, avoiding: inputs) }
             let target = claim?.path ?? path
+            if claim == nil, inputs.contains(where: { sameFile($0, target) }) {
+                throw SimEngineError(.cannotWrite, "\(target) is an input of this command")
+            }
             return (try record(target), target)
-        } catch  where error.kind == .cannotWrite {
-            let name = path.split(separator: "/").last.map(String.init) ?? "finding.simtrace"
-            let fallback = try makeScratchDirectory(prefix: "simrun-findings") + "/" + name
-            let result = try record(fallback)
+        } catch where error.kind == .cannotWrite {
+            let directory: String
+            do throws(SimEngineError) {
+                directory = try makeScratchDirectory(prefix: "simrun-findings")
+            } catch let fallbackError {
+                throw SimEngineError(.cannotWrite, "\(error.message); nor elsewhere: \(fallbackError.message)")
+            }
+            let fallback = directory + "/" + Self.fallbackName(for: path)
+            let result: Saved
+            do throws(SimEngineError) {
+                result = try record(fallback)
+            } catch let fallbackError {
+                removeScratchDirectory(directory)
+                throw SimEngineError(.cannotWrite, "\(error.message); nor in \(directory): \(fallbackError.message)")
+            }
             warn("warning: \(error.message); the trace was saved to \(fallback) instead")
             return (result, fallback)
         }
+    }
+
+    /// The longest fallback file name, in bytes: far below any file system's limit, with room for
+    /// the temporary name's suffix.
+    static let fallbackNameBytes = 100
+
+    /// The file name of `path`, or — longer than `fallbackNameBytes` — its first 80 bytes (whole
+    /// characters) and `.simtrace`.
+    static func fallbackName(for path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? "finding.simtrace"
+        guard name.utf8.count > fallbackNameBytes else { return name }
+        let stem = name.hasSuffix(".simtrace") ? name.dropLast(".simtrace".count) : name[...]
+        var short = ""
+        for character in stem {
+            guard short.utf8.count + character.utf8.count <= 80 else { break }
+            short.append(character)
+        }
+        return (short.isEmpty ? "finding" : short) + ".simtrace"
     }
 
     /// A name claimed for one finding until `release`: `path`, guarded by a hidden `.<name>.claim`
@@ -73,9 +108,9 @@ package struct FindingStore {
     }
 
     /// A name for a finding of `identity` near `wanted`: `wanted` when it is free or holds the same
-    /// finding (a re-run of the campaign), else `<name>-2.simtrace`, -3, … The caller releases it
-    /// once the trace is written.
-    package static func claim(_ wanted: String, for identity: Identity) -> Claim {
+    /// finding (a re-run of the campaign) and is none of `inputs`, else `<name>-2.simtrace`, -3, …
+    /// The caller releases it once the trace is written.
+    package static func claim(_ wanted: String, for identity: Identity, avoiding inputs: [String] = []) -> Claim {
         let stem = wanted.hasSuffix(".simtrace") ? String(wanted.dropLast(".simtrace".count)) : wanted
         let directory = OutputPath.directory(of: wanted)
         for number in 1...1000 {
@@ -87,7 +122,11 @@ package struct FindingStore {
                 return Claim(path: wanted, lock: nil)  // the write reports what is wrong
             }
             var info = stat()
-            if lstat(candidate, &info) != 0 || holds(candidate, identity) { return Claim(path: candidate, lock: lock) }
+            // An input of the command (`fuzz --from` a trace saved here) is never written over.
+            let isInput = inputs.contains { sameFile($0, candidate) }
+            if !isInput && (lstat(candidate, &info) != 0 || holds(candidate, identity)) {
+                return Claim(path: candidate, lock: lock)
+            }
             unlink(lock)
         }
         return Claim(path: wanted, lock: nil)

@@ -21,6 +21,7 @@ package final class ThreadBoard: CampaignBoard {
         var runs = 0
         var goals: GoalTally
         var findings = FindingsTable<RunEvidence>()
+        var explored = Explored()
         var lockOrder = LockOrderTable()
     }
 
@@ -44,10 +45,11 @@ package final class ThreadBoard: CampaignBoard {
     /// A thread that traps takes the process with it: nothing would read which seed it was running.
     package func setInFlight(_ worker: Int, _ index: UInt64?) {}
 
-    package func addRun(_ worker: Int, _ result: RunResult) {
+    package func addRun(_ worker: Int, seed: UInt64, _ result: RunResult) {
         lanes[worker].state.withLock { state in
             state.runs += 1
             state.goals.count(result)
+            state.explored.add(result, seed: seed)
         }
     }
 
@@ -58,23 +60,26 @@ package final class ThreadBoard: CampaignBoard {
     }
 
     package func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge]) {
-        lanes[worker].state.withLock { $0.lockOrder.add(edges, seed: seed) }
+        _ = lanes[worker].state.withLock { $0.lockOrder.add(edges, seed: seed) }
     }
 
     package func tally() -> CampaignTally {
         var runs = 0
         var goalTally = GoalTally(goals: goals)
         var findings = FindingsTable<RunEvidence>()
+        var explored = Explored()
         var lockOrder = LockOrderTable()
         for lane in lanes {
             lane.state.withLock { state in
                 runs += state.runs
                 goalTally.add(state.goals)
                 findings.merge(state.findings)
+                explored.merge(state.explored)
                 lockOrder.merge(state.lockOrder)
             }
         }
-        var tally = CampaignTally(runs: runs, goalCounts: goalTally.counts(for: goals), findings: findings)
+        var tally = CampaignTally(
+            runs: runs, goalCounts: goalTally.counts(for: goals), findings: findings, explored: explored)
         tally.lockOrder = lockOrder
         return tally
     }

@@ -58,6 +58,9 @@ public struct CampaignMerge: Sendable {
     public let interrupted: [Interrupted]
     /// How many results were merged.
     public let resultCount: Int
+    /// The campaign's distinct schedules (the union of the shards' digests) and what its runs did not
+    /// control; nil when a result did not count them (written by an older simrun).
+    public let explored: Explored?
 
     /// Merges `results` (at least one, all of one scenario, variant, strategy and `keepGoing`).
     public init(_ results: [ShardResult]) throws(MergeError) {
@@ -118,6 +121,15 @@ public struct CampaignMerge: Sendable {
             }
         }
         sometimes = goals
+        var union: Explored? = Explored()
+        for result in results {
+            guard let part = result.explored else {
+                union = nil
+                break
+            }
+            union?.merge(part)
+        }
+        explored = union
 
         if !keepGoing, let lowestFailure, lowestFailure < high {
             required = low..<(lowestFailure + 1)
@@ -157,16 +169,19 @@ public struct CampaignMerge: Sendable {
         case missing
         /// A shard was interrupted.
         case interrupted
+        /// Nothing failed, but the runs used what simrun did not control (``Explored/sawUncontrolled``).
+        case inconclusive
         /// The whole campaign ran, every seed once, and passed.
         case passed
     }
 
-    /// The merged campaign's status (SimRunKit gives each its exit code: 1, 65, 66, 130, 0).
+    /// The merged campaign's status (SimRunKit gives each its exit code: 1, 65, 66, 130, 2, 0).
     public var status: Status {
         if !findings.isEmpty { return .failed }
         if !coverage.overlaps.isEmpty { return .overlapping }
         if !coverage.missing.isEmpty { return .missing }
         if !interrupted.isEmpty { return .interrupted }
+        if explored?.sawUncontrolled == true { return .inconclusive }
         return .passed
     }
 

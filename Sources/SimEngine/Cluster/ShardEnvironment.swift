@@ -110,11 +110,20 @@ public struct ShardEnvironment: Sendable {
         guard step >= 1 else { throw ShardError("SLURM_ARRAY_TASK_STEP must be at least 1") }
         let count = given ?? ((high - low) / step + 1)
         let contiguous = (high - low) % step == 0 && (high - low) / step + 1 == count
-        if contiguous && (id - low) % step != 0 && value("SLURM_ARRAY_TASK_STEP") != nil {
-            // The array is fine; this task's id is off its grid (a hand-set or mistyped variable).
+        if contiguous && (id - low) % step != 0 {
+            guard value("SLURM_ARRAY_TASK_STEP") == nil else {
+                // The array is fine; this task's id is off its grid (a hand-set or mistyped variable).
+                throw ShardError(
+                    "SLURM_ARRAY_TASK_ID \(id) is not a task of the job array \(low)-\(high):\(step) "
+                        + "(ids \(low), \(low + step), … \(high))")
+            }
+            // No STEP: MIN, MAX and COUNT describe an evenly spaced grid the id is not on. Either the
+            // id is off that grid, or the array is a list whose gaps only look even at its ends.
             throw ShardError(
-                "SLURM_ARRAY_TASK_ID \(id) is not a task of the job array \(low)-\(high):\(step) (ids \(low), \(low + step), … \(high))"
-            )
+                "SLURM_ARRAY_TASK_ID \(id) is not on the evenly spaced grid \(low), \(low + step), … \(high) that "
+                    + "SLURM_ARRAY_TASK_MIN, MAX and COUNT (\(count)) describe: either the id is set by hand, or "
+                    + "the array is a list with uneven gaps; submit it as --array=0-\(count - 1) so that each task "
+                    + "is one shard")
         }
         guard contiguous, (id - low) % step == 0 else {
             throw ShardError(

@@ -57,12 +57,21 @@ public struct ShardResult: Sendable {
     public var noise: Int?
     /// The simrun version that ran it (nil in results written before simrun recorded it).
     public var version: String?
+    /// The distinct schedules it ran and what its runs did not control (nil in results written
+    /// before simrun counted them); its digests come from the shard's `exploredDigests`, so that
+    /// `merge` counts the campaign's distinct schedules, not the shards' sum.
+    public var explored: Explored?
 
-    /// The members a shard adds to its `fuzz` document (after the ones `fuzz --json` prints).
+    /// The members a shard adds to its `fuzz` document (after the ones `fuzz --json` prints):
+    /// `exploredDigests` is the shard's distinct schedule digests (16 hex digits each; null past
+    /// ``Explored/maxCounted``).
     public static func members(
-        covered: [SeedProgression], keepGoing: Bool, out: String, shard: Shard, source: String
+        covered: [SeedProgression], keepGoing: Bool, out: String, shard: Shard, source: String,
+        explored: Explored? = nil
     ) -> [JSONValue.Member] {
-        [
+        let digests = explored.flatMap { $0.json(digests: true)["digests"] } ?? .null
+        return [
+            .init("exploredDigests", digests),
             .init(
                 "covered",
                 .array(
@@ -140,6 +149,19 @@ public struct ShardResult: Sendable {
         exitCode = code
         noise = document["noise"]?.intValue
         version = document["version"]?.stringValue
+        explored = try Self.explored(document, reader: reader)
+    }
+
+    /// The `explored` member with the shard's digests, nil when the result has none.
+    private static func explored(_ document: JSONValue, reader: Reader) throws(ShardResultError) -> Explored? {
+        guard case .object(var members)? = document["explored"] else { return nil }
+        if let digests = document["exploredDigests"], digests != .null {
+            members.append(.init("digests", digests))
+        }
+        guard let explored = Explored(json: .object(members)) else {
+            throw reader.error("'explored' is not a count of schedules {runs, distinct, atLeast, …}")
+        }
+        return explored
     }
 
     /// Typed access to a document's members, with errors that name the file and the member.

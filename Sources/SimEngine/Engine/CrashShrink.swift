@@ -45,7 +45,12 @@ package enum CrashShrink {
         // This build's crash on the whole schedule, beside `path` (renamed over it when nothing
         // shorter crashes there: `path` may be the trace shrunk, as fuzz shrinks in place).
         let whole = path + ".shrinking"
-        defer { unlink(whole) }
+        // Removed if a signal ends the command while a child records it.
+        let pending = PendingFiles.add(whole)
+        defer {
+            unlink(whole)
+            PendingFiles.remove(pending)
+        }
         guard let target = try record(input.tape.count, to: whole), recorded.isSameCrash(as: target) else {
             return nil
         }
@@ -62,7 +67,7 @@ package enum CrashShrink {
         var low = 0
         var high = input.tape.count
         var found: Int?
-        let scratch = DeterminismCheck.temporaryTracePath("crash-shrink")
+        let scratch = try DeterminismCheck.temporaryTracePath("crash-shrink")
         defer { unlink(scratch) }
         while low < high {
             let middle = low + (high - low) / 2

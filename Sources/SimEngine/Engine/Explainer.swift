@@ -156,7 +156,7 @@ extension Explainer {
         let times = try Self.decisionTimes(path: input.path)
         let recorded = try CrashPlace(path: input.path)
         let base = try plan.descriptor()
-        let scratch = DeterminismCheck.temporaryTracePath("crash-explain")
+        let scratch = try DeterminismCheck.temporaryTracePath("crash-explain")
         defer { unlink(scratch) }
         var rates: [Int] = []
         for keep in 0...tape.count {

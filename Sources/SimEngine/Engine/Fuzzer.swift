@@ -102,6 +102,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         /// For strategies that learn across runs (`surw`, `rff`, `portfolio`): what they learned from,
         /// or why they could not (one line, said once per campaign).
         public var learning: String?
+        /// The distinct schedules the runs took and what they saw but did not control.
+        public var explored = Explored()
         /// Schedules per wall-clock second.
         public var schedulesPerSecond: Double { seconds > 0 ? Double(schedules) / seconds : 0 }
     }
@@ -175,6 +177,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         let start = ContinuousClock.now
         var runs = 0
         var goalTally = GoalTally(goals: goals.count)
+        var explored = Explored()
         var lastReport = start
         let deadline = configuration.deadline(from: start)
         let maxRuns =
@@ -196,6 +199,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
             let result = plan.run(seed: seed, strategy: strategy)
             runs += 1
             goalTally.count(result)
+            explored.add(result, seed: seed)
             if result.verdict.isFailure {
                 table.record(signature: FailureSignature(result.verdict).id, seed: seed, evidence: result)
                 if !configuration.keepGoing { break }
@@ -214,7 +218,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
             schedules: runs, failures: table.failingRuns, findings: findings, goals: goals,
             goalCounts: goalTally.counts(for: goals.count), seconds: (ContinuousClock.now - start).seconds,
             exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [],
-            learning: (strategy as? any CampaignLearner)?.learningNote)
+            learning: (strategy as? any CampaignLearner)?.learningNote, explored: explored)
         return CampaignOutcome(
             report: report, crashes: [], interrupted: configuration.cancellation.isRequested, nondeterministic: [])
     }

@@ -17,14 +17,14 @@ public enum Recorder {
         do {
             writer = try TraceWriter(path: path, header: header)
         } catch {
-            throw SimEngineError(.cannotWrite, "cannot write \(path): \(error)")
+            throw SimEngineError.cannotWrite(path, error)
         }
         let result = plan.run(seed: seed, strategy: strategy, sink: writer)
         do {
             try writer.finish(footer(for: result))
         } catch {
             writer.abandon()
-            throw SimEngineError(.cannotWrite, "cannot write \(path): \(error)")
+            throw SimEngineError.cannotWrite(path, error)
         }
         return result
     }

@@ -292,7 +292,7 @@ extension TraceReplay {
     /// record. When the child dies of a signal, the schedule is recorded again in a child that
     /// checkpoints every record (sealed up to the trap), and that recording decides: on the recorded
     /// variant its events are compared with the trace's (`identical` only when the recording crashed
-    /// the same way, the same ``CrashPlace``; a truncated recording whose prefix matched is
+    /// the same way, the same `CrashPlace`; a truncated recording whose prefix matched is
     /// `inconclusive`), on another variant it is `crashed`.
     public static func decide(_ request: ReplayRequest, catalog: ScenarioCatalog, isolation: Isolation)
         throws(SimEngineError) -> ReplayReport
@@ -323,7 +323,7 @@ extension TraceReplay {
         let input = try TraceInput(path: request.trace)
         let recordedNoise = try TraceInput.noise(of: input.header, path: request.trace)
         let plan = try input.plan(in: catalog, variant: request.variant, noise: request.noise)
-        let path = DeterminismCheck.temporaryTracePath("replay")
+        let path = try DeterminismCheck.temporaryTracePath("replay")
         defer { unlink(path) }
         let otherBuild = request.isOtherBuild(than: input.header.build)
         let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise || otherBuild

@@ -25,6 +25,8 @@ package enum ChildEntry {
     /// a `failure` record, and said on stderr).
     package static func main(catalog: ScenarioCatalog) -> SimEngineError? {
         ChildProcess.bindLifetimeToParent()
+        // Its parent ends it with SIGTERM: the files it was writing are removed before it dies of it.
+        Interruption.installChildCleanup()
         ChildProcess.installTrapReporter()
         do throws(SimEngineError) {
             guard isatty(0) == 0 else {

@@ -169,7 +169,10 @@ package struct ChildProcess {
         var errPipe: [Int32] = [-1, -1]
         var inPipe: [Int32] = [-1, -1]
         guard !captureOutput || (pipe(&outPipe) == 0 && pipe(&errPipe) == 0), input == nil || pipe(&inPipe) == 0 else {
-            throw SimEngineError(.cannotWrite, "cannot create a pipe for a child process: \(Errno(rawValue: errno))")
+            let code = errno
+            for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
+            throw SimEngineError(
+                .cannotWrite, "cannot create a pipe for a child process: \(Errno(rawValue: code))\(Self.limitHint(code))")
         }
         // Only the dup2'd copies reach the child; other children must not hold these ends open.
         for fd in outPipe + errPipe + inPipe where fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -213,10 +216,24 @@ package struct ChildProcess {
         }
         guard status == 0 else {
             for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
-            throw SimEngineError(.cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))")
+            throw SimEngineError(
+                .cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))\(Self.limitHint(status))")
         }
         simrun_children_add(pid)
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
+    }
+
+    /// For `EMFILE`: the process's descriptor limit and what to do (empty for other errors).
+    package static func limitHint(_ code: Int32) -> String {
+        guard code == EMFILE || code == ENFILE else { return "" }
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        let soft = getrlimit(resource, &limit) == 0 ? " (ulimit -n is \(limit.rlim_cur))" : ""
+        return "\(soft): simrun's child processes need more open files; raise the limit (ulimit -n 1024) or use fewer --jobs"
     }
 
     /// The child's environment: this process's, without a backtracer (it takes a while and prints

@@ -45,6 +45,54 @@ package enum ChildReply: Sendable, Equatable, Codable {
         package var exhaustedRounds: [DFSStrategy.Round]
         package var learning: String?
         package var interrupted: Bool
+        package var explored: ExploredCounts
+    }
+
+    /// A campaign's ``Explored`` figures, digests included (the parent merges them with nothing,
+    /// but a shard's result or `merge` may).
+    package struct ExploredCounts: Sendable, Equatable, Codable {
+        package struct Kind: Sendable, Equatable, Codable {
+            package var kind: String
+            package var runs: Int
+            package var occurrences: Int
+            package var seed: UInt64
+            package var detail: String
+            package var site: String
+        }
+
+        package var runs: Int
+        package var distinct: Int
+        package var atLeast: Bool
+        package var withoutDecisions: Int
+        package var uncontrolled: [Kind]
+        /// Sorted; empty once past ``Explored/maxCounted``.
+        package var digests: [UInt64]
+
+        package init(_ explored: Explored) {
+            runs = explored.runs
+            distinct = explored.distinct
+            atLeast = explored.isLowerBound
+            withoutDecisions = explored.runsWithoutDecisions
+            uncontrolled = explored.uncontrolled.map {
+                Kind(
+                    kind: $0.kind.rawValue, runs: $0.runs, occurrences: $0.occurrences, seed: $0.seed,
+                    detail: $0.example.detail, site: $0.example.site)
+            }
+            digests = explored.digests.sorted()
+        }
+
+        package var explored: Explored {
+            Explored(
+                runs: runs, distinct: distinct, isLowerBound: atLeast || digests.count != distinct,
+                runsWithoutDecisions: withoutDecisions,
+                uncontrolled: uncontrolled.map {
+                    let kind = UncontrolledKind(rawValue: $0.kind)
+                    return Explored.Uncontrolled(
+                        kind: kind, runs: $0.runs, occurrences: $0.occurrences,
+                        example: SimCore.Uncontrolled(kind: kind, detail: $0.detail, site: $0.site), seed: $0.seed)
+                },
+                digests: digests.count == distinct ? Set(digests) : [])
+        }
     }
 
     /// The record on one line.

@@ -52,7 +52,7 @@ package enum DeterminismCheck {
         let input = try TraceInput(path: trace)
         let header = input.header
         let recorded = input.footer?.verdict
-        let path = temporaryTracePath("recheck")
+        let path = try temporaryTracePath("recheck")
         defer { unlink(path) }
         let again = try IsolatedRecording(plan: try RunPlan.Descriptor(header: header, path: trace), launcher: launcher)
             .record(seed: header.seed, schedule: .decisions(of: trace), to: path)
@@ -61,9 +61,9 @@ package enum DeterminismCheck {
         return Verdict(again: again, divergence: divergence, recorded: recorded)
     }
 
-    /// A fresh trace path under the temporary directory.
-    package static func temporaryTracePath(_ purpose: String) -> String {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        return "\(directory)/simrun-\(purpose)-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).simtrace"
+    /// A fresh trace path in this process's temporary directory (`TemporaryDirectory`), which a
+    /// signal ending the command removes; fails, naming `TMPDIR`, when there is none to write in.
+    package static func temporaryTracePath(_ purpose: String) throws(SimEngineError) -> String {
+        try TemporaryDirectory.tracePath(purpose)
     }
 }

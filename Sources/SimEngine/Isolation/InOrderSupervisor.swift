@@ -25,6 +25,14 @@ package struct InOrderSupervisor: CampaignExecutor {
     /// An in-order child runs as long as the campaign does (a year: no limit in practice).
     package static let noTimeout: Double = 365 * 24 * 3600
 
+    /// The outcome of a campaign interrupted before its first run: no schedule, the summary says so.
+    private static func nothingRan(since start: ContinuousClock.Instant) -> CampaignOutcome {
+        let report = Fuzzer.Report(
+            schedules: 0, failures: 0, findings: [], goals: [], goalCounts: [],
+            seconds: (ContinuousClock.now - start).seconds, exhausted: false)
+        return CampaignOutcome(report: report, crashes: [], interrupted: true, nondeterministic: [])
+    }
+
     package init(plan: RunPlan, configuration: Fuzzer.Configuration, launcher: ProcessLauncher, scratch: String) {
         self.plan = plan
         self.configuration = configuration
@@ -36,6 +44,8 @@ package struct InOrderSupervisor: CampaignExecutor {
     package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
         -> CampaignOutcome
     {
+        // Stopped before it started (a signal while the campaign was planned): nothing ran.
+        if launcher.cancellation.isRequested { return Self.nothingRan(since: .now) }
         let directory = "\(scratch)/in-order"
         try ensureDirectory(directory)
         let marker = "\(directory)/marker"
@@ -50,7 +60,9 @@ package struct InOrderSupervisor: CampaignExecutor {
         }
         switch run.termination {
         case .signaled where run.cancelled:
-            throw SimEngineError(.interrupted, "the in-order campaign was stopped before it reported")
+            // The cancellation reached the child before it could stop and report (it polls only
+            // once it runs): it had run nothing yet.
+            return Self.nothingRan(since: start)
         case .signaled:
             guard let (number, seed) = RunMarker.read(path: marker) else {
                 throw SimEngineError(.failed, "the campaign's process was \(run.termination) before its first run")
@@ -88,7 +100,7 @@ extension CampaignOutcome {
         let report = Fuzzer.Report(
             schedules: summary.schedules, failures: summary.failures, findings: findings, goals: summary.goals,
             goalCounts: summary.goalCounts, seconds: summary.seconds, exhausted: summary.exhausted,
-            exhaustedRounds: summary.exhaustedRounds, learning: summary.learning)
+            exhaustedRounds: summary.exhaustedRounds, learning: summary.learning, explored: summary.explored.explored)
         self.init(report: report, crashes: [], interrupted: summary.interrupted, nondeterministic: [])
     }
 }
@@ -121,6 +133,7 @@ extension ChildJob.InOrderCampaign {
             .init(
                 schedules: report.schedules, failures: report.failures, findings: found, goals: report.goals,
                 goalCounts: report.goalCounts, seconds: report.seconds, exhausted: report.exhausted,
-                exhaustedRounds: report.exhaustedRounds, learning: report.learning, interrupted: outcome.interrupted))
+                exhaustedRounds: report.exhaustedRounds, learning: report.learning, interrupted: outcome.interrupted,
+                explored: .init(report.explored)))
     }
 }

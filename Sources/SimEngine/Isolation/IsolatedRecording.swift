@@ -88,7 +88,7 @@ extension ChildJob.Record {
         do {
             writer = try TraceWriter(path: out, header: header)
         } catch {
-            throw SimEngineError(.cannotWrite, "cannot write \(out): \(error)")
+            throw SimEngineError.cannotWrite(out, error)
         }
         announce(.partial(path: writer.temporaryPath ?? out))
         let sink = CheckpointingSink(writer: writer)
@@ -110,7 +110,7 @@ extension ChildJob.Record {
             try writer.finish(Recorder.footer(for: result))
         } catch {
             writer.abandon()
-            throw SimEngineError(.cannotWrite, "cannot write \(out): \(error)")
+            throw SimEngineError.cannotWrite(out, error)
         }
     }
 

@@ -26,7 +26,13 @@ import SystemPackage
 ///
 /// Header words: stop line, interrupt flag, next unclaimed seed index. Worker words: in flight
 /// (index + 1, 0 = none), runs, failures, failure slots used, the end of its current chunk, the
-/// goal counts, then `failureSlots` slots of (signature hash, first seed, its digest, occurrences).
+/// goal counts, then `failureSlots` slots of (signature hash, first seed, its digest, occurrences),
+/// then runs without decisions, uncontrolled slots used and `uncontrolledSlots` slots of (kind hash,
+/// runs, occurrences). After the workers, one table for the whole campaign: the distinct schedule
+/// digests (`digestSlots` words, open addressing, filled with compare-and-swap by every worker), how
+/// many, and whether the table filled up (then the count is a lower bound). What an uncontrolled
+/// kind is called, and its first example, go to the parent as an `UncontrolledLine`, once per
+/// kind and worker (a worker's seeds only grow, so that is its lowest seed's).
 package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     /// The descriptor number a worker child finds the board on (a ``ChildJob/work(_:)`` child maps it).
     package static let childDescriptor: Int32 = 3
@@ -40,6 +46,8 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     private let printedOrders = Mutex(LockOrderTable())
     private let words: UnsafeMutablePointer<Atomic<UInt64>>
     private let count: Int
+    /// The uncontrolled kinds this process has printed an example of (a worker's own memory).
+    private let kindsPrinted = Mutex<Set<String>>([])
 
     /// Distinct failures a worker keeps on the board; past that it prints a line per failure.
     package static let failureSlots = 32
@@ -78,8 +86,18 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     }
     private static let slotWords = 4
     private static let goalBase = WorkerWord.chunkEnd + 1
+    /// Uncontrolled kinds a worker counts on the board; a kind past them is counted in the last slot.
+    package static let uncontrolledSlots = 8
+    private static let uncontrolledWords = 3
+    /// Slots of the campaign's schedule-digest table: twice ``Explored/maxCounted``, so the table
+    /// is at most half full while the count is exact.
+    package static let digestSlots = 2 * Explored.maxCounted
     private let stride: Int
     private var slotBase: Int { Self.goalBase + goals }
+    /// Worker words after the failure slots: runs without decisions, uncontrolled slots used, slots.
+    private var silentBase: Int { slotBase + Self.failureSlots * Self.slotWords }
+    /// The digest table's first word; then its count and its full flag.
+    private var digestBase: Int { Self.header + workers * stride }
 
     /// Creates an anonymous shared file (unlinked at once) for `workers` workers.
     package static func create(workers: Int, goals: Int) throws(SimEngineError) -> WorkerBoard {
@@ -108,8 +126,10 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
         self.workers = workers
         self.goals = goals
         // Rounded up to whole 64-byte lines.
-        stride = (Self.goalBase + goals + Self.failureSlots * Self.slotWords + 7) / 8 * 8
-        count = Self.header + workers * stride
+        stride =
+            (Self.goalBase + goals + Self.failureSlots * Self.slotWords + 2 + Self.uncontrolledSlots
+                * Self.uncontrolledWords + 7) / 8 * 8
+        count = Self.header + workers * stride + Self.digestSlots + 2
         let bytes = count * 8
         if create && ftruncate(descriptor, off_t(bytes)) != 0 {
             throw SimEngineError(.cannotWrite, "cannot size the fuzz control file: \(Errno(rawValue: errno))")
@@ -175,12 +195,108 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     /// Runs completed by worker `w`, across its restarts.
     package func runs(_ worker: Int) -> Int { Int(words[base(worker) + WorkerWord.runs].load(ordering: .relaxed)) }
 
-    package func addRun(_ worker: Int, _ result: RunResult) {
+    package func addRun(_ worker: Int, seed: UInt64, _ result: RunResult) {
         let base = self.base(worker)
         GoalTally.forEachReached(in: result) { goal in
             if goal < goals { words[base + Self.goalBase + goal].add(1, ordering: .relaxed) }
         }
+        if result.scheduleDigest == Digest().value { words[base + silentBase].add(1, ordering: .relaxed) }
+        insertDigest(result.scheduleDigest)
+        if !result.uncontrolled.isEmpty { addUncontrolled(worker, seed: seed, result.uncontrolled) }
         words[base + WorkerWord.runs].add(1, ordering: .relaxed)
+    }
+
+    /// Adds a schedule digest to the campaign's table (0 is stored as 1: 0 marks a free slot).
+    private func insertDigest(_ digest: UInt64) {
+        let table = digestBase
+        let full = table + Self.digestSlots + 1
+        guard words[full].load(ordering: .relaxed) == 0 else { return }
+        let key = digest == 0 ? 1 : digest
+        var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & (Self.digestSlots - 1)
+        for _ in 0..<Self.digestSlots {
+            let (exchanged, found) = words[table + slot].compareExchange(
+                expected: 0, desired: key, ordering: .relaxed)
+            if exchanged {
+                let counted = words[table + Self.digestSlots].wrappingAdd(1, ordering: .relaxed).newValue
+                if counted > UInt64(Explored.maxCounted) { words[full].store(1, ordering: .relaxed) }
+                return
+            }
+            if found == key { return }
+            slot = (slot + 1) & (Self.digestSlots - 1)
+        }
+        words[full].store(1, ordering: .relaxed)
+    }
+
+    /// Counts a run's uncontrolled kinds on worker `w`'s slots; a kind this worker has not printed
+    /// yet goes to the parent first as an `UncontrolledLine` with its example.
+    private func addUncontrolled(_ worker: Int, seed: UInt64, _ observations: [Uncontrolled]) {
+        let base = self.base(worker) + silentBase + 1
+        var kinds: [UncontrolledKind] = []
+        for observation in observations where !kinds.contains(observation.kind) {
+            kinds.append(observation.kind)
+            let occurrences = observations.filter { $0.kind == observation.kind }.reduce(0) { $0 + $1.count }
+            if kindsPrinted.withLock({ $0.insert(observation.kind.rawValue).inserted }) {
+                var example = observation
+                example.count = 1
+                overflow(UncontrolledLine(seed: seed, example: example).text)
+            }
+            let hash = UncontrolledLine(seed: seed, example: observation).kindHash
+            let used = Int(words[base].load(ordering: .relaxed))
+            var slot = (0..<used).first { words[base + 1 + $0 * Self.uncontrolledWords].load(ordering: .relaxed) == hash }
+            if slot == nil {
+                if used < Self.uncontrolledSlots {
+                    slot = used
+                    words[base + 1 + used * Self.uncontrolledWords].store(hash, ordering: .relaxed)
+                    words[base].store(UInt64(used + 1), ordering: .releasing)
+                } else {
+                    slot = Self.uncontrolledSlots - 1
+                }
+            }
+            let at = base + 1 + slot! * Self.uncontrolledWords
+            words[at + 1].add(1, ordering: .relaxed)
+            words[at + 2].add(UInt64(occurrences), ordering: .relaxed)
+        }
+    }
+
+    /// The campaign's schedules as the board holds them: runs without decisions, the digests (or,
+    /// past ``Explored/maxCounted``, a lower bound), and each uncontrolled kind's counts by its name's
+    /// hash. The kinds' names and examples come from the workers' `UncontrolledLine`s (`examples`).
+    package func explored(examples: [UInt64: (kind: UncontrolledKind, seed: UInt64, example: Uncontrolled)]) -> Explored {
+        var silent = 0
+        var counts: [UInt64: (runs: Int, occurrences: Int)] = [:]
+        for worker in 0..<workers {
+            let base = self.base(worker) + silentBase
+            silent += Int(words[base].load(ordering: .relaxed))
+            let used = min(Int(words[base + 1].load(ordering: .acquiring)), Self.uncontrolledSlots)
+            for slot in 0..<used {
+                let at = base + 2 + slot * Self.uncontrolledWords
+                let hash = words[at].load(ordering: .relaxed)
+                let previous = counts[hash] ?? (0, 0)
+                counts[hash] = (
+                    previous.runs + Int(words[at + 1].load(ordering: .relaxed)),
+                    previous.occurrences + Int(words[at + 2].load(ordering: .relaxed))
+                )
+            }
+        }
+        let table = digestBase
+        let full = words[table + Self.digestSlots + 1].load(ordering: .relaxed) != 0
+        let counted = Int(words[table + Self.digestSlots].load(ordering: .relaxed))
+        var digests: Set<UInt64> = []
+        if !full {
+            for slot in 0..<Self.digestSlots {
+                let value = words[table + slot].load(ordering: .relaxed)
+                if value != 0 { digests.insert(value) }
+            }
+        }
+        let uncontrolled = counts.compactMap { hash, count -> Explored.Uncontrolled? in
+            guard let known = examples[hash] else { return nil }
+            return Explored.Uncontrolled(
+                kind: known.kind, runs: count.runs, occurrences: count.occurrences, example: known.example,
+                seed: known.seed)
+        }
+        return Explored(
+            runs: totalRuns, distinct: full ? Explored.maxCounted : min(counted, digests.count), isLowerBound: full,
+            runsWithoutDecisions: silent, uncontrolled: uncontrolled, digests: digests)
     }
 
     /// A failure as the board holds it: its signature, the worker's first (lowest) seed with it,
@@ -260,11 +376,14 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
 
     /// The board's runs, goals and failure slots, as one tally (failures printed past the slots are
     /// not on it: the supervisor merges those).
-    package func tally() -> CampaignTally {
+    package func tally() -> CampaignTally { tally(examples: [:]) }
+
+    /// The tally, with the uncontrolled kinds named by the workers' `UncontrolledLine`s.
+    package func tally(examples: [UInt64: (kind: UncontrolledKind, seed: UInt64, example: Uncontrolled)]) -> CampaignTally {
         var findings = FindingsTable<RunEvidence>()
         for worker in 0..<workers {
             for slot in failureSlots(worker) { findings.add(slot) }
         }
-        return CampaignTally(runs: totalRuns, goalCounts: goalCounts(), findings: findings)
+        return CampaignTally(runs: totalRuns, goalCounts: goalCounts(), findings: findings, explored: explored(examples: examples))
     }
 }

@@ -25,6 +25,8 @@ final class WorkerPool {
     /// Failures printed by workers whose board slots were full, and crashes; the rest is on the board.
     private var offBoard = FindingsTable<RunEvidence>()
     private var crashedRuns = 0
+    /// Each uncontrolled kind the workers named, by its hash on the board: the lowest seed's example.
+    private var examples: [UInt64: (kind: UncontrolledKind, seed: UInt64, example: Uncontrolled)] = [:]
     /// Lock orders the workers printed.
     private var lockOrder = LockOrderTable()
     private(set) var interrupted = false
@@ -68,6 +70,12 @@ final class WorkerPool {
             switch stream {
             case .stdout:
                 worker.stdout.append(bytes) { line in
+                    if let seen = UncontrolledLine(parsing: line) {
+                        if (examples[seen.kindHash]?.seed ?? .max) > seen.seed {
+                            examples[seen.kindHash] = (seen.example.kind, seen.seed, seen.example)
+                        }
+                        return
+                    }
                     if line.first == UInt8(ascii: "{") {
                         if case .running(let rebuilt)? = ChildReply(line: Substring(decoding: line, as: UTF8.self)),
                             rebuilt != plan
@@ -134,7 +142,7 @@ final class WorkerPool {
 
     /// What the workers ran and found: the board's tally with crashes and printed failures merged in.
     func tally() -> CampaignTally {
-        var tally = board.tally()
+        var tally = board.tally(examples: examples)
         tally.runs += crashedRuns
         tally.findings.merge(offBoard)
         tally.lockOrder.merge(lockOrder)

@@ -20,8 +20,7 @@ package enum AtomicFile {
         do throws(TraceError) {
             try OutputTarget.write(bytes, to: path)
         } catch {
-            throw SimEngineError(
-                .cannotWrite, "cannot write \(path): \(error.detail.isEmpty ? error.expected : error.detail)")
+            throw SimEngineError.cannotWrite(path, error)
         }
     }
 

@@ -17,11 +17,16 @@ public protocol CampaignReport {
     var distinctFailures: [CampaignFinding] { get }
     /// What a strategy that learns across runs learned from, or why it could not (nil otherwise).
     var learning: String? { get }
+    /// The distinct schedules the runs took and what they saw but did not control (nil: not known,
+    /// a document written before simrun counted them).
+    var schedulesExplored: Explored? { get }
 }
 
 extension CampaignReport {
     /// None: only campaigns of learning strategies (`Fuzzer.Report`) carry a learning note.
     public var learning: String? { nil }
+    /// Not known: a report that does not count its schedules says nothing about them.
+    public var schedulesExplored: Explored? { nil }
 }
 
 /// One distinct failure of a campaign: its signature and the lowest seed that showed it.
@@ -45,6 +50,8 @@ public struct CampaignFinding: Sendable {
 }
 
 extension Fuzzer.Report: CampaignReport {
+    /// What the runs explored (a campaign's report always knows).
+    public var schedulesExplored: Explored? { explored }
     /// Each goal with the runs that reached it.
     public var coverage: [(goal: String, runs: Int)] { zip(goals, goalCounts).map { ($0, $1) } }
     /// The distinct failures, as campaign findings.
@@ -61,6 +68,7 @@ extension CampaignOutcome: CampaignReport {
     package var seconds: Double { report.seconds }
     package var exhausted: Bool { report.exhausted }
     package var learning: String? { report.learning }
+    package var schedulesExplored: Explored? { report.explored }
     package var coverage: [(goal: String, runs: Int)] { report.coverage }
     package var distinctFailures: [CampaignFinding] {
         let crashed = crashes.map {
@@ -72,8 +80,9 @@ extension CampaignOutcome: CampaignReport {
 
 /// The result-document members of a campaign (schema `simrun.result/1`, the article "Exit codes and the JSON schema").
 public enum CampaignJSON {
-    /// `schedules`, `seconds`, `rate`, `failures`, `distinct`, `findings`, `sometimes` (and
-    /// `exhausted` when `exhaustive`, `learning` when the strategy learns across runs) for `report`; `details` adds members to each finding (its
+    /// `schedules`, `seconds`, `rate`, `failures`, `distinct`, `findings`, `sometimes`, `explored`
+    /// (``Explored/json(digests:)``, when known) (and `exhausted` when `exhaustive`, `learning` when the strategy
+    /// learns across runs) for `report`; `details` adds members to each finding (its
     /// trace path, what the command knows about it).
     public static func members(
         of report: some CampaignReport, also extra: [CampaignFinding] = [], exhaustive: Bool = false,
@@ -104,6 +113,7 @@ public enum CampaignJSON {
                         .object(["goal": .string($0.goal), "runs": .int(Int64($0.runs))])
                     })),
         ]
+        if let explored = report.schedulesExplored { members.append(.init("explored", explored.json())) }
         if exhaustive { members.append(.init("exhausted", .bool(report.exhausted))) }
         if let learning = report.learning { members.append(.init("learning", .string(learning))) }
         return members

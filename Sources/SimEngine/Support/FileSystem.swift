@@ -35,6 +35,14 @@ package func fileExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
 }
 
+/// True when both paths name one existing file (symbolic links followed, so `./t`, a link to `t` and
+/// a hard link of `t` are all `t`).
+package func sameFile(_ first: String, _ second: String) -> Bool {
+    var a = stat()
+    var b = stat()
+    return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+}
+
 /// True when `path` is a directory (following symbolic links).
 package func isDirectory(_ path: String) -> Bool {
     var info = stat()
@@ -50,6 +58,7 @@ package enum OutputPath {
     /// created and removed — `access(W_OK)` is no proof when running as root or on a read-only mount.
     package static func prepareDirectory(_ directory: String, flag: String) throws(SimEngineError) {
         do throws(SimEngineError) {
+            try checkNameLengths(directory, lastAddsTemporary: false)
             try checkWritable(directory)
         } catch {
             throw SimEngineError(error.kind, "\(flag) \(directory): \(error.message)")
@@ -76,9 +85,61 @@ package enum OutputPath {
             throw SimEngineError(.cannotWrite, "\(flag) \(file): is a directory; give a file name")
         }
         do throws(SimEngineError) {
+            try checkNameLengths(file, lastAddsTemporary: true)
             try checkWritable(directory(of: file))
         } catch {
             throw SimEngineError(error.kind, "\(flag) \(file): \(error.message)")
+        }
+    }
+
+    /// The most bytes a temporary name adds to the name of the file it becomes (`FileOutput`'s
+    /// `.tmp-<pid>-<random>`): a name the file system takes can still fail once that is added.
+    package static let temporarySuffixBytes = 26
+
+    /// Refuses a path the file system would refuse for its length (`ENAMETOOLONG`), known before any
+    /// work: a name longer than the file system's limit (NAME_MAX of the nearest existing directory;
+    /// for a file, with its temporary name's suffix), or a whole path longer than PATH_MAX.
+    private static func checkNameLengths(_ path: String, lastAddsTemporary: Bool) throws(SimEngineError) {
+        var existing = path.isEmpty ? "." : path
+        while !isDirectory(existing) {
+            let parent = Self.directory(of: existing)
+            if parent == existing { break }
+            existing = parent
+        }
+        let found = pathconf(existing, Int32(_PC_NAME_MAX))
+        let nameMax = found > 0 ? found : 255
+        let components = path.split(separator: "/")
+        for (index, component) in components.enumerated() {
+            let isFile = lastAddsTemporary && index == components.count - 1
+            let limit = isFile ? nameMax - temporarySuffixBytes : nameMax
+            guard component.utf8.count > limit else { continue }
+            let what = isFile ? "its file name" : "the directory name '\(component.prefix(24))…'"
+            let why =
+                isFile
+                ? " (this file system takes \(nameMax), and the file is written first under a temporary name \(temporarySuffixBytes) bytes longer)"
+                : ""
+            throw SimEngineError(
+                .cannotWrite, "\(what) is \(component.utf8.count) bytes long: too long, at most \(limit)\(why); give a shorter name")
+        }
+        let pathMax = Int(PATH_MAX)
+        let total = path.utf8.count + (lastAddsTemporary ? temporarySuffixBytes : 0)
+        if total >= pathMax {
+            throw SimEngineError(
+                .cannotWrite, "the path is \(path.utf8.count) bytes long: too long, at most \(pathMax - 1 - (lastAddsTemporary ? temporarySuffixBytes : 0)); give a shorter one")
+        }
+    }
+
+    /// Refuses an output that is one of the command's inputs (usage, 64): `export t --out t`, a
+    /// `./t`, a link to `t` or a hard link of it would replace what is being read. Checked first,
+    /// before the output's place and before any work. `inputs` pairs each input's path with what it
+    /// is (`the input trace`, `--from`).
+    package static func refuseInput(
+        _ output: String, flag: String, inputs: [(path: String, what: String)]
+    ) throws(SimEngineError) {
+        for input in inputs where sameFile(output, input.path) {
+            let spelled = output == input.path ? "" : " (\(input.path))"
+            throw .usage(
+                "\(flag) \(output) is \(input.what)\(spelled): writing it would destroy what is read; give another name")
         }
     }
 
@@ -120,10 +181,10 @@ package enum OutputPath {
     }
 }
 
-/// A fresh directory `$TMPDIR/<prefix>-XXXXXX` (or under /tmp, or under `base` when given), for
-/// benchmark traces and for findings that could not be saved where asked.
-package func makeScratchDirectory(prefix: String, in base: String? = nil) throws(SimEngineError) -> String {
-    let base = base ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+/// A fresh directory `$TMPDIR/<prefix>-XXXXXX` (or under /tmp), for benchmark traces and for
+/// findings that could not be saved where asked.
+package func makeScratchDirectory(prefix: String) throws(SimEngineError) -> String {
+    let base = TemporaryDirectory.path
     var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
         guard let start = buffer.baseAddress else { return nil }
@@ -131,16 +192,26 @@ package func makeScratchDirectory(prefix: String, in base: String? = nil) throws
     }
     guard let made else {
         let code = errno
-        throw SimEngineError(.cannotWrite, "cannot create a directory under \(base): \(systemMessage(code))")
+        throw SimEngineError(
+            .cannotWrite, "TMPDIR \(base): cannot create a directory there: \(systemMessage(code))")
     }
     return String(cString: made)
 }
 
 /// Removes `path` and everything under it (a scratch directory made with `makeScratchDirectory`);
-/// what cannot be removed is left (a scratch directory is never worth failing a command for).
+/// what cannot be removed is left (a scratch directory is never worth failing a command for). A
+/// directory that a file was added to meanwhile (a child ending) is gone through again, twice at most.
 package func removeScratchDirectory(_ path: String) {
+    for _ in 0..<3 {
+        removeTree(path)
+        var info = stat()
+        if lstat(path, &info) != 0 { return }
+    }
+}
+
+private func removeTree(_ path: String) {
     if let names = SystemIO.directoryNames(path) {
-        for name in names { removeScratchDirectory("\(path)/\(name)") }
+        for name in names { removeTree("\(path)/\(name)") }
         rmdir(path)
     } else {
         unlink(path)

@@ -30,15 +30,24 @@ struct BenchCommand: CatalogCommand {
     @Flag(help: "Reduced sizes: seconds instead of minutes.") var quick = false
     @Flag(help: "Print one JSON object instead of the table.") var json = false
     @Option(
+        parsing: .unconditional,
         help:
-            "Multiply the kernel, timer, async, recording and replay sizes by this (1 or more; tools/growth.sh measures growth with it)."
-    )
+            "Multiply the kernel, timer, async, recording and replay sizes by this (1 to \(Self.maxScale); tools/growth.sh measures growth with it).",
+        transform: NumberArgument.int(1...BenchCommand.maxScale))
     var scale = 1
     @Option(help: "Run only these measurements (comma-separated: \(Benchmark.groups.joined(separator: ", "))).")
     var only: String?
 
+    /// The largest `--scale`: the full sizes times this still count in `Int` and fit a day's run.
+    static let maxScale = 1_000
+
     func validate() throws {
-        guard scale >= 1 else { throw ValidationError("--scale must be 1 or more (got \(scale))") }
+        // An empty selection (`--only "$FIGURES"` with the variable unset) would measure nothing and pass.
+        if only != nil && selected.isEmpty {
+            throw ValidationError(
+                "--only names no measurement; give one or more of \(Benchmark.groups.joined(separator: ", ")), or leave --only out to run them all"
+            )
+        }
         for name in selected where !Benchmark.groups.contains(name) {
             throw ValidationError("unknown measurement '\(name)' (known: \(Benchmark.groups.joined(separator: ", ")))")
         }
@@ -46,13 +55,17 @@ struct BenchCommand: CatalogCommand {
 
     private var selected: Set<String> {
         guard let only else { return Set(Benchmark.groups) }
-        return Set(only.split(separator: ",").map { String($0) })
+        return Set(
+            only.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty })
     }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
-        let directory = try makeScratchDirectory(prefix: "simrun-bench")
-        defer { rmdir(directory) }
+        // One document on stdout (an interruption prints its own, marked partial).
+        console.outputStyle = json ? .json : .human
+        // Removed when the bench ends, or when a signal ends it (with what its children wrote there).
+        let directory = try TemporaryDirectory.makeDirectory(prefix: "simrun-bench")
+        defer { TemporaryDirectory.removeDirectory(directory) }
         let configuration = (quick ? Benchmark.Configuration.quick(in: directory) : .full(in: directory))
             .scaled(by: scale)
         let start = ContinuousClock.now
@@ -64,7 +77,7 @@ struct BenchCommand: CatalogCommand {
         console.endProgress()
         let report = BenchReport(figures: figures, quick: quick)
         if json {
-            console.out(report.json)
+            console.json(report.json)
         } else {
             for line in report.table { console.out(line) }
             console.out("")

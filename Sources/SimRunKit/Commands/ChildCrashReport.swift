@@ -11,7 +11,12 @@ enum ChildCrashReport {
     ) -> Int32 {
         switch outcome {
         case .exited(let status): return status
-        case .interrupted: return ExitStatus.interrupted
+        case .interrupted:
+            // The child died of the signal before it could say so (once it handles signals it prints
+            // the line and its document itself): said here, and `--json` still gets its one document.
+            console.err(Interruption.interruptedLine(program: SimRun.programName))
+            console.json(Console.interruptedDocument(command: command))
+            return ExitStatus.interrupted
         case .crashed(let signal):
             return crashed(command: command, message: "killed by signal \(signal)", trace: trace, console: console)
         }

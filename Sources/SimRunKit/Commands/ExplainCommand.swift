@@ -123,18 +123,22 @@ extension ExplainCommand {
 /// The table and the one sentence of `explain`.
 struct ExplanationText {
     let explanation: Explainer.Explanation
+    /// How task identities are printed in the table (`Console.taskNames`: short unless `--full-names`).
+    var names: (String) -> String = { $0 }
 
     private func rate(_ failures: Int) -> String {
         let percent = String(format: 100 * Double(failures) / Double(explanation.runs), decimals: 1) + "%"
         return String(repeating: " ", count: max(0, 6 - percent.count)) + percent
     }
 
-    private func what(_ row: Explainer.Row) -> String { row.took }
+    private func what(_ row: Explainer.Row) -> String { names(row.took) }
+
+    private func overtaken(_ row: Explainer.Row) -> String? { row.offer?.overtaken.map { names($0.description) } }
 
     func table() -> [String] {
         let rows = explanation.rows
         let takenWidth = max(12, rows.map { what($0).count }.max() ?? 0)
-        let overWidth = max(18, rows.map { ($0.offer?.overtaken?.description ?? "").count }.max() ?? 0)
+        let overWidth = max(18, rows.map { (overtaken($0) ?? "").count }.max() ?? 0)
         var lines = [
             "decision  " + "took".padding(takenWidth) + "  " + "overtook (fifo)".padding(overWidth) + "  "
                 + "time".padding(8) + "  failing"
@@ -147,7 +151,7 @@ struct ExplanationText {
             let mark = row.decision.isDeviation ? "*" : " "
             var line = String(repeating: " ", count: max(0, 7 - number.count)) + number + mark + " "
             line += what(row).padding(takenWidth) + "  "
-            line += (row.offer?.overtaken?.description ?? "-").padding(overWidth) + "  "
+            line += (overtaken(row) ?? "-").padding(overWidth) + "  "
             line += EventText.time(row.time).padding(8) + "  " + rate(row.failures)
             if index == explanation.decisive { line += "  ◀ certain from here" }
             lines.append(line)

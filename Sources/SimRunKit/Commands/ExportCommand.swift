@@ -32,12 +32,22 @@ struct ExportCommand: CatalogCommand {
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         // `--out -` is stdout, like no --out (through the console, whose every write is checked).
         let out = self.out == "-" ? nil : self.out
-        if let out { try OutputPath.prepareFile(out, flag: "--out") }
+        if let out {
+            // `export t --out t` would replace the trace with its own export.
+            try OutputPath.refuseInput(out, flag: "--out", inputs: [(trace, "the input trace")])
+            try OutputPath.prepareFile(out, flag: "--out")
+        }
         do {
             let reader = try TraceReader(path: trace)
             if let out {
                 try OutputPath.createParent(of: out)
-                let sink = try FileExportSink(path: out)
+                let sink: FileExportSink
+                do {
+                    sink = try FileExportSink(path: out)
+                } catch {
+                    // The output could not be opened: a write error (73), never the trace's fault.
+                    throw CommandFailure.cannotWrite(out, error)
+                }
                 do {
                     try export(reader, to: sink)
                     try sink.finish()
@@ -45,9 +55,7 @@ struct ExportCommand: CatalogCommand {
                     sink.abandon()
                     // A damaged trace found mid-stream is the input's fault (65), not the output's (73).
                     if error.file == reader.name { throw TraceInput.failure(error) }
-                    throw CommandFailure(
-                        ExitStatus.cannotWrite,
-                        "cannot write \(out): \(error.detail.isEmpty ? error.expected : error.detail)")
+                    throw CommandFailure.cannotWrite(out, error)
                 }
                 if reader.isTruncated {
                     context.console.err("note: \(trace) is truncated; exported its readable prefix")

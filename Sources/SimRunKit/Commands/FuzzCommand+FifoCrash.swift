@@ -10,7 +10,7 @@ extension FuzzCommand {
     func fuzzFifoCrash(plan: RunPlan.Descriptor, context: CommandContext) throws(CommandFailure) -> Int32 {
         let finding = try FindingCampaign.fifoCrash(
             plan: plan, directory: out, launcher: try context.isolation.launcher(for: "recording the fifo crash"))
-        guard let path = finding.path, let recorded = finding.recording else {
+        guard let path = finding.path, finding.recording != nil else {
             throw CommandFailure(.failed, "the fifo schedule's crash could not be recorded")
         }
         let console = context.console
@@ -18,7 +18,7 @@ extension FuzzCommand {
         console.out(
             "CRASH on the fifo schedule (seed 0), which plans the campaign before its first run: \(finding.verdict.message)"
         )
-        let lines = try recorded.crashLines(path: path) {
+        let lines = try finding.crashLines(path: path) {
             "the fifo schedule trapped once but ran to \($0) when recorded again"
         }
         for line in lines { console.out(line) }

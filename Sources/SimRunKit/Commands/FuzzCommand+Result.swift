@@ -25,6 +25,8 @@ extension FuzzCommand {
     /// Checks the result file's place before any schedule runs, so a bad path fails first (73).
     func prepareResult() throws(CommandFailure) {
         guard let result else { return }
+        // `--from t --result t` would replace the trace explored with the result document.
+        if let from { try OutputPath.refuseInput(result, flag: "--result", inputs: [(from, "the --from trace")]) }
         try OutputPath.prepareFile(result, flag: "--result")
     }
 
@@ -32,7 +34,7 @@ extension FuzzCommand {
     /// shard's members (`ShardResult.members`). The findings' traces are already saved; a result that
     /// cannot be written is an error, but never hides a bug found (exit 1).
     func writeResult(
-        _ document: ResultDocument, outcome: CampaignOutcome, range: Range<UInt64>, shard: Shard,
+        _ document: ResultDocument, outcome: CampaignOutcome, explored: Explored, range: Range<UInt64>, shard: Shard,
         source: ShardEnvironment.Source?, status: Int32, console: Console
     ) throws(CommandFailure) {
         guard let result else { return }
@@ -43,13 +45,14 @@ extension FuzzCommand {
             outcome.interrupted ? [] : [SeedProgression(shard: shard, of: range, through: through)].compactMap { $0 }
         var document = document
         document.members += ShardResult.members(
-            covered: covered, keepGoing: keepGoing, out: out, shard: shard, source: source?.rawValue ?? "none")
+            covered: covered, keepGoing: keepGoing, out: out, shard: shard, source: source?.rawValue ?? "none",
+            explored: explored)
         do {
             try OutputPath.createParent(of: result)
             try AtomicFile.write(Array((document.text + "\n").utf8), to: result)
         } catch {
             guard status == ExitStatus.failure else { throw error }
-            console.err("simrun: \(error.message) (the bug found is reported above)")
+            console.err("\(SimRun.programName): \(error.message) (the bug found is reported above)")
         }
     }
 }

@@ -19,7 +19,7 @@ struct FuzzCommand: CatalogCommand {
 
     /// The codes `fuzz` can return (the exit-code test walks each one).
     static let codes = [
-        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
         ExitStatus.cannotWrite, ExitStatus.interrupted,
     ]
 
@@ -71,7 +71,8 @@ struct FuzzCommand: CatalogCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
+            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64).",
+        transform: NumberArgument.int(0...RunPlan.maxNoise)
     ) var noise: Int?
     @Flag(
         help:
@@ -111,6 +112,7 @@ struct FuzzCommand: CatalogCommand {
         // other commands).
         Interruption.install()
         try OutputPath.prepareDirectory(out, flag: "--out")
+        try prepareResult()
         // Planning runs the fifo schedule once: in a child when there are children, where a trap is
         // the campaign's crash finding.
         let unplanned = try makePlan(context)
@@ -129,7 +131,6 @@ struct FuzzCommand: CatalogCommand {
                 "shard \(shardSpec) of seeds \(range.lowerBound)..<\(range.upperBound) holds no seed (\(seedCount) seeds for \(shardSpec.count) shards): give at least \(shardSpec.count) seeds, or at most \(seedCount) shards"
             )
         }
-        try prepareResult()
         let config = Fuzzer.Configuration(
             seeds: range, seconds: time?.seconds, jobs: jobs, shard: (shardSpec.index, shardSpec.count),
             keepGoing: keepGoing)
@@ -176,13 +177,24 @@ struct FuzzCommand: CatalogCommand {
         let anyFound =
             !report.findings.isEmpty || !outcome.crashes.isEmpty || determinism?.failed == true
             || !result.potentialDeadlocks.isEmpty
-        let status = anyFound ? ExitStatus.failure : outcome.interrupted ? ExitStatus.interrupted : ExitStatus.ok
-        let verdict = anyFound ? "fail" : outcome.interrupted ? "interrupted" : "pass"
+        let campaignVerdict = CampaignVerdict(
+            foundSomething: anyFound, interrupted: outcome.interrupted, explored: report.explored)
+        let status: Int32 =
+            switch campaignVerdict {
+            case .fail: ExitStatus.failure
+            case .interrupted: ExitStatus.interrupted
+            case .inconclusive: ExitStatus.inconclusive
+            case .pass: ExitStatus.ok
+            }
+        let verdict = campaignVerdict.rawValue
         let saved = (report.findings.map(\.seed) + outcome.crashes.map(\.seed)).compactMap { traces[$0] }
         if console.outputStyle == .quiet {
             let distinct = report.findings.count + outcome.crashes.count
             console.verdict(
                 "fuzz \(found.name)/\(plan.variant): \(anyFound ? "FAIL" : verdict) — \(distinct) distinct failure\(distinct == 1 ? "" : "s") in \(report.schedules) schedules"
+                    + (campaignVerdict == .pass || campaignVerdict == .inconclusive
+                        ? " (\(report.explored.distinctText))"
+                        : "")
                     + (saved.isEmpty ? "" : "; trace\(saved.count == 1 ? "" : "s") \(saved.joined(separator: " "))"))
         }
         var document = document(
@@ -193,7 +205,7 @@ struct FuzzCommand: CatalogCommand {
         // The result file first: when it cannot be written, the one JSON document on stdout is the
         // error (exit 73), not a "pass" followed by a second document.
         try writeResult(
-            document, outcome: outcome, range: range, shard: shardSpec, source: shardSource, status: status,
+            document, outcome: outcome, explored: report.explored, range: range, shard: shardSpec, source: shardSource, status: status,
             console: console)
         console.json(document.text)
         return status
@@ -227,6 +239,7 @@ struct FuzzCommand: CatalogCommand {
         for (name, count) in zip(report.goals, report.goalCounts) {
             console.out("  sometimes \(name): \(count) of \(report.schedules) runs")
         }
+        ExploredLines.print(report.explored, console: console)
     }
 
     /// The `--json` document: the campaign (`CampaignJSON`) with what this command knows about each
@@ -244,6 +257,8 @@ struct FuzzCommand: CatalogCommand {
             .init("time", time.map { .number($0.seconds, decimals: 3) } ?? .null),
             .init("jobs", .int(Int64(jobs))), .init("shard", .optional(shard?.description)),
             .init("from", .optional(from)), .init("interrupted", .bool(outcome.interrupted)),
+            // Interrupted: the document covers what ran, not the campaign asked for.
+            .init("partial", .bool(outcome.interrupted)),
             .init("determinism", determinism?.json ?? .null),
             // What else makes shards comparable, for `merge` to check.
             .init("noise", .int(Int64(plan.noise))), .init("version", .string(SimRunVersion.current)),

@@ -31,8 +31,8 @@ struct MergeCommand: CatalogCommand {
 
     /// The codes `merge` can return (the exit-code test walks each one).
     static let codes = [
-        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.badTrace, ExitStatus.missingInput,
-        ExitStatus.cannotWrite, ExitStatus.interrupted,
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.badTrace,
+        ExitStatus.missingInput, ExitStatus.cannotWrite, ExitStatus.interrupted,
     ]
 
     @Argument(help: "Result files of `fuzz --result`, or directories holding them.") var results: [String]
@@ -49,8 +49,19 @@ struct MergeCommand: CatalogCommand {
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
+        var found: [String] = []
+        for argument in results { found += try Self.resultFiles(argument) }
+        // `--out` is a directory for traces: naming a result read here would replace or hide it.
+        try OutputPath.refuseInput(out, flag: "--out", inputs: found.map { ($0, "a result file merged") })
+        // The same file named twice (`r/` and `r/p1.json`, or `./p1.json`) is one shard, merged once.
         var files: [String] = []
-        for argument in results { files += try Self.resultFiles(argument) }
+        for file in found {
+            if let first = files.first(where: { sameFile($0, file) }) {
+                console.err("note: \(file) is named twice (also as \(first)); merged once")
+            } else {
+                files.append(file)
+            }
+        }
         var shards: [ShardResult] = []
         for file in files {
             let bytes = try AtomicFile.read(file, limit: Self.maxResultBytes)
@@ -96,7 +107,7 @@ struct MergeCommand: CatalogCommand {
             do {
                 // Made only now: an --out that cannot be written never hides the FAIL printed above.
                 try ensureDirectory(out)
-                if !Self.sameFile(source, path) {
+                if !sameFile(source, path) {
                     let claim = FindingStore.claim(
                         path,
                         for: .init(
@@ -104,7 +115,7 @@ struct MergeCommand: CatalogCommand {
                             seed: finding.seed))
                     defer { claim.release() }
                     path = claim.path
-                    if !Self.sameFile(source, path) { try AtomicFile.copy(from: source, to: path) }
+                    if !sameFile(source, path) { try AtomicFile.copy(from: source, to: path) }
                 }
             } catch {
                 console.out("  trace not copied: \(error.message)")
@@ -129,10 +140,15 @@ struct MergeCommand: CatalogCommand {
 
     private func summarize(_ merged: CampaignMerge, shards: [ShardResult], console: Console) {
         console.out(
-            "summary: \(merged.schedules) schedules in \(merged.resultCount) shards (\(Int(merged.schedulesPerSecond))/s, the shards' rates added), \(merged.failures) failures, \(merged.findings.count) distinct"
+            "summary: \(merged.schedules) schedules in \(merged.resultCount) shard\(merged.resultCount == 1 ? "" : "s") (\(Int(merged.schedulesPerSecond))/s, the shards' rates added), \(merged.failures) failures, \(merged.findings.count) distinct"
         )
         for (goal, runs) in merged.sometimes {
             console.out("  sometimes \(goal): \(runs) of \(merged.schedules) runs")
+        }
+        if let explored = merged.explored {
+            ExploredLines.print(explored, console: console)
+        } else {
+            console.out("  explored: not known (a result was written by a simrun that did not count schedules)")
         }
         let required = "\(merged.required.lowerBound)..<\(merged.required.upperBound)"
         // An interrupted shard's seeds were not all run: no claim that every seed was.
@@ -158,18 +174,17 @@ struct MergeCommand: CatalogCommand {
                 "overlap: \(overlap.seeds) were run by both \(overlap.owners.joined(separator: " and ")): merge one of them"
             )
         }
+        if counts.count > 1 && !(merged.coverage.missing.isEmpty && merged.coverage.overlaps.isEmpty) {
+            // Shards of one split (--shard K/N, one N) line up; mixing splits is why seeds are missing or doubled.
+            console.out(
+                "different shard counts: \(shards.map(\.shard.description).joined(separator: ", ")) come from splits into \(counts.sorted().map(String.init).joined(separator: " and ")) shards, whose seeds do not line up: merge the results of one --shard K/N split"
+            )
+        }
         for shard in merged.interrupted {
             console.out(
                 "interrupted: shard \(shard.shard) (\(shard.result)) stopped after \(shard.schedules) schedules; its seeds were not all run"
             )
         }
-    }
-
-    /// True when both paths name one file.
-    static func sameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat()
-        var b = stat()
-        return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// The result files an argument names: the file itself, or the *.json files in a directory and
@@ -192,9 +207,26 @@ struct MergeCommand: CatalogCommand {
             files += try resultFiles(path, depth: depth + 1)
         }
         if depth == 0 && files.isEmpty {
-            throw CommandFailure(ExitStatus.missingInput, "\(argument): no result files (*.json) in it")
+            let deeper = deepestSearch(argument).map { "; \($0) is deeper: name its directory" } ?? ""
+            throw CommandFailure(
+                ExitStatus.missingInput,
+                "\(argument): no result files (*.json) in it or in the directories below it, \(maxDepth) levels down\(deeper)")
         }
         return files
+    }
+
+    /// The first `*.json` file below `directory` deeper than `maxDepth` levels (to 16), for the message.
+    private static func deepestSearch(_ directory: String, depth: Int = 0) -> String? {
+        guard depth < 16, let names = AtomicFile.names(in: directory) else { return nil }
+        for name in names where !name.hasPrefix(".") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            if isDirectory(path) {
+                if let found = deepestSearch(path, depth: depth + 1) { return found }
+            } else if depth >= maxDepth && name.hasSuffix(".json") {
+                return path
+            }
+        }
+        return nil
     }
 
     /// Where a shard's trace is now: at the path it recorded (a shared volume), or — results copied

@@ -43,9 +43,10 @@ struct ReplayCommand: CatalogCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var build: BuildLabelOption
     @Option(
+        parsing: .unconditional,
         help:
-            "Replay with this many noise lanes instead of the recording's (background jobs that touch nothing; the schedule is followed by identity, as on another variant)."
-    )
+            "Replay with this many noise lanes instead of the recording's (background jobs that touch nothing; the schedule is followed by identity, as on another variant).",
+        transform: NumberArgument.int(0...RunPlan.maxNoise))
     var noise: Int?
     @Flag(
         help:

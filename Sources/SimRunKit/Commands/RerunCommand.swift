@@ -27,6 +27,14 @@ struct RerunCommand: CatalogCommand {
         /// One explanation of `explain`.
         case explain(TraceExplanation.Request)
 
+        /// The console options the work prints with.
+        var output: CommandOutput {
+            switch self {
+            case .run(let request): request.output
+            case .explain(let request): request.output
+            }
+        }
+
         /// The command the work is of.
         var command: String {
             switch self {
@@ -47,8 +55,6 @@ struct RerunCommand: CatalogCommand {
     }
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        // Stops on Ctrl-C as its command does (`SimRun.main` leaves that to this command).
-        Interruption.installImmediate()
         let text: [UInt8]
         do {
             text = try SystemIO.readAll(0, limit: 1 << 20)
@@ -58,12 +64,15 @@ struct RerunCommand: CatalogCommand {
         let work = try JSONValueDecoder(what: "\(command) work").decode(
             Work.self, fromText: String(decoding: text, as: UTF8.self))
         guard work.command == command else { throw .usage("\(Self.name) \(command) was given \(work.command)'s work") }
+        // The style first, then Ctrl-C handled as its command does (`SimRun.main` leaves that to
+        // this command): from the moment it handles a signal, this child prints the `--json`
+        // document of an interruption itself; killed by one before, its parent prints it.
+        work.output.apply(to: context.console)
+        Interruption.installImmediate()
         switch work {
         case .run(let request):
-            request.output.apply(to: context.console)
             return try ScheduleRun(request: request).execute(context: context)
         case .explain(let request):
-            request.output.apply(to: context.console)
             let input = try TraceInput(path: request.trace)
             let footer = try ExplainCommand.footer(of: input, trace: request.trace)
             return try TraceExplanation(request: request).execute(input: input, footer: footer, context: context)
@@ -77,6 +86,10 @@ struct RerunCommand: CatalogCommand {
         guard let launcher = context.isolation.launcher else { return nil }
         // Polled from here: the first Ctrl-C is passed on to the child, which stops as the command would.
         Interruption.install()
+        // The child prints on this process's stdout, its `--json` document included: this process
+        // prints none of its own for an interruption (`ChildCrashReport` does when the child died
+        // of the signal before it could).
+        Interruption.armDocument(nil)
         let input = Array(try JSONValueEncoder().encode(work).text.utf8)
         let output = try launcher.runCommand([name, work.command], input: input)
         switch output.termination {

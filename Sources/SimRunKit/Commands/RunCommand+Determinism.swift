@@ -16,14 +16,9 @@ extension RunCommand {
         let console = context.console
         // Both recordings go under $TMPDIR: one that cannot be written is "cannot write" (73), before
         // anything runs, never a verdict.
-        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        guard isDirectory(temporary) else {
-            throw CommandFailure(
-                ExitStatus.cannotWrite, "TMPDIR \(temporary): no such directory (the two recordings are written there)")
-        }
-        try OutputPath.prepareDirectory(temporary, flag: "TMPDIR")
-        let first = DeterminismCheck.temporaryTracePath("first")
-        let second = DeterminismCheck.temporaryTracePath("second")
+        try TemporaryDirectory.check()
+        let first = try DeterminismCheck.temporaryTracePath("first")
+        let second = try DeterminismCheck.temporaryTracePath("second")
         defer {
             unlink(first)
             unlink(second)

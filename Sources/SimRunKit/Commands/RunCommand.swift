@@ -22,7 +22,8 @@ struct RunCommand: CatalogCommand {
 
     /// The codes `run` can return (the exit-code test walks each one).
     static let codes = [
-        ExitStatus.ok, ExitStatus.failure, ExitStatus.usage, ExitStatus.cannotWrite, ExitStatus.interrupted,
+        ExitStatus.ok, ExitStatus.failure, ExitStatus.inconclusive, ExitStatus.usage, ExitStatus.cannotWrite,
+        ExitStatus.interrupted,
     ]
 
     @Argument(help: "The scenario to run (see `list`).") var scenario: String
@@ -39,7 +40,8 @@ struct RunCommand: CatalogCommand {
     @Option(
         parsing: .unconditional,
         help:
-            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64)."
+            "Add this many noise lanes: background jobs that touch nothing, scheduled across the whole run and recorded like any job (0...64).",
+        transform: NumberArgument.int(0...RunPlan.maxNoise)
     ) var noise: Int = 0
 
     @Flag(

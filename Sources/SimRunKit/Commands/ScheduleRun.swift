@@ -73,25 +73,36 @@ struct ScheduleRun {
                 result = try record(wanted)
             } else {
                 // A failing run's trace is never lost to a write error: FindingStore saves it in a
-                // fresh temporary directory instead, and "bug found" (1) still wins over 73.
-                (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
+                // fresh temporary directory instead, and "bug found" (1) still wins over 73. When
+                // even that fails, the failure is still reported (from the run in memory), unsaved.
+                do {
+                    (result, path) = try FindingStore(console: context.console).save(to: wanted, record)
+                } catch {
+                    context.console.err("\(context.programName): \(error.message); the trace is not saved")
+                    path = nil
+                }
             }
         }
         let failed = result.verdict.isFailure
-        let status = failed ? ExitStatus.failure : ExitStatus.ok
+        // A pass over work simrun did not control is no plain pass (the run says what it was).
+        let unheld = !failed && !result.uncontrolled.isEmpty
+        let status = failed ? ExitStatus.failure : unheld ? ExitStatus.inconclusive : ExitStatus.ok
         let console = context.console
         console.verdict(
-            "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(failed ? "FAIL" : "pass")"
+            "\(found.name)/\(plan.variant) seed \(seed) \(strategy): \(failed ? "FAIL" : unheld ? "INCONCLUSIVE" : "pass")"
                 + " — \(result.steps) steps, \(result.eventCount) events, \(result.tape.count) decisions, digest \(result.digest)"
         )
         if failed { console.out("  \(result.verdict)") }
+        for observation in result.uncontrolled {
+            console.out("  not controlled: \(observation)" + (observation.count > 1 ? " (×\(observation.count))" : ""))
+        }
         if let path {
             console.out("trace: \(path)")
             if failed { console.out("replay: \(context.programName) replay \(shellQuoted(path))") }
         }
         console.json(
             ResultDocument(
-                command: "run", verdict: failed ? "fail" : "pass", exitCode: status,
+                command: "run", verdict: failed ? "fail" : unheld ? "inconclusive" : "pass", exitCode: status,
                 members: ResultDocument.run(
                     scenario: found.name, variant: plan.variant, strategy: strategy.description, seed: seed)
                     + [
@@ -101,6 +112,16 @@ struct ScheduleRun {
                         .init("digest", .string(result.digest.description)), .init("trace", .optional(path)),
                         .init("findings", ResultDocument.findings(result.verdict, seed: seed, trace: path)),
                         .init("sometimes", ResultDocument.sometimes(result)),
+                        .init("schedule", .string(Digest(value: result.scheduleDigest).description)),
+                        .init(
+                            "uncontrolled",
+                            .array(
+                                result.uncontrolled.map {
+                                    .object([
+                                        "kind": .string($0.kind.rawValue), "detail": .string($0.detail),
+                                        "site": .string($0.site), "count": .int(Int64($0.count)),
+                                    ])
+                                })),
                     ]
             ).text)
         return status
@@ -126,17 +147,25 @@ struct ScheduleRun {
             plan: try plan.descriptor(), launcher: try context.isolation.launcher(for: "recording a crash"))
         let recorded: IsolatedRecording.Outcome
         let path: String
-        if out != nil {
-            try OutputPath.createParent(of: wanted)
-            recorded = try recording.record(seed: seed, to: wanted)
-            path = wanted
-        } else {
+        let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
+        do {
+            // As for a failing run: a write error never loses the crash nor turns its 1 into 73.
             (recorded, path) = try FindingStore(console: console).save(to: wanted) {
                 (target: String) throws(CommandFailure) -> IsolatedRecording.Outcome in
                 try recording.record(seed: seed, to: target)
             }
+        } catch where error.kind == .cannotWrite {
+            console.verdict("\(title): CRASH — the run trapped in its child process")
+            console.err("\(context.programName): \(error.message); the trace is not saved")
+            console.json(
+                ResultDocument(
+                    command: "run", verdict: "fail", exitCode: ExitStatus.failure,
+                    members: ResultDocument.run(
+                        scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: seed)
+                        + [.init("trace", .null), .init("error", .string(error.message))]
+                ).text)
+            return ExitStatus.failure
         }
-        let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
         if recorded.crashed {
             console.verdict(
                 "\(title): CRASH — crashed at event \(recorded.eventCount) (\(crashPlace(recorded.lastEventText))): \(recorded.verdict.message)"

@@ -15,18 +15,23 @@ struct ShrinkCommand: CatalogCommand {
     ]
 
     @Argument(help: "The failing .simtrace file.") var trace: String
-    @Option(name: [.short, .long], help: "Where to write the shrunk trace (default: <trace>.shrunk.simtrace).")
+    @Option(
+        name: [.short, .long],
+        help: "Where to write the shrunk trace (default: beside the trace, .shrunk before .simtrace: t.simtrace → t.shrunk.simtrace)."
+    )
     var out: String?
     @OptionGroup var output: OutputOptions
     @OptionGroup var build: BuildLabelOption
 
     func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
         output.apply(to: context.console)
+        // `shrink t -o t` would replace the failing trace with another run: the input stays as it is.
+        if let out { try OutputPath.refuseInput(out, flag: "-o/--out", inputs: [(trace, "the input trace")]) }
         let input = try TraceInput(path: trace)
         // Checked before the shrinking runs; after the input, so that a mistyped trace path is
         // "missing input" and its directory is never created for the default output next to it.
         let path = out ?? (trace.hasSuffix(".simtrace") ? String(trace.dropLast(9)) : trace) + ".shrunk.simtrace"
-        try OutputPath.prepareFile(path, flag: out == nil ? "the shrunk trace" : "--out")
+        try OutputPath.prepareFile(path, flag: out == nil ? "the shrunk trace" : "-o/--out")
         guard let footer = input.footer else {
             throw CommandFailure(
                 ExitStatus.badTrace,

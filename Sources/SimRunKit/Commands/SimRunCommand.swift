@@ -74,6 +74,7 @@ public enum SimRun {
         // but a fallback hop for tasks that belong to no run (simrun itself starts none).
         ExecutorCapture.installExecutorFactory()
         ChildProcess.markSelfExecutable()
+        clampHelpWidth()
         // One of simrun's own child processes: the engine's, before any command line is parsed. It
         // dies with its parent; its parent decides about Ctrl-C.
         if ChildEntry.isChild(CommandLine.arguments) {
@@ -81,11 +82,22 @@ public enum SimRun {
             exit(failure.map { SimEngineError.code(for: $0.kind) } ?? ExitStatus.ok)
         }
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
-        // Ctrl-C and SIGTERM end every command with 130 (fuzz switches to stopping and reporting what
-        // ran). A command re-run in a child (`RerunCommand`) dies with its parent and stops as its
-        // command would (it prints to the user's terminal: no trap reporter).
-        if CommandLine.arguments.dropFirst().first == RerunCommand.name {
+        // Ctrl-C, SIGTERM and SIGHUP end every command with 130; `fuzz` stops and reports what ran,
+        // from its first moment (a signal while it plans stops the campaign before its first run).
+        let first = CommandLine.arguments.dropFirst().first
+        if let first, CommandLine.arguments.contains("--json"), commandNames.contains(first) {
+            // Before the first signal can come: `--json` prints its document however early it lands.
+            Interruption.armDocument(Console.interruptedDocument(command: first))
+        }
+        if first == RerunCommand.name {
+            // A command re-run in a child (`RerunCommand`) dies with its parent, which ends it with
+            // SIGTERM (it removes the files it was writing and dies of it); once it knows its output
+            // style it stops on Ctrl-C as its command would. It prints to the user's terminal: no
+            // trap reporter (its parent records a crash again in a child that has one).
             ChildProcess.bindLifetimeToParent()
+            Interruption.installChildCleanup()
+        } else if first == "fuzz" {
+            Interruption.install()
         } else {
             Interruption.installImmediate()
         }
@@ -99,7 +111,33 @@ public enum SimRun {
             programName: program ?? "simrun",
             isolation: ProcessLauncher.thisExecutable(cancellation: .onInterrupt).map(Isolation.processes)
                 ?? .inProcess(cancelledBy: .onInterrupt))
+        // A signal is ending the process (its children stopped, its files removed, exit 130): the
+        // command's own ending, likely an error from a child it lost, is not the answer.
+        Interruption.waitIfEnding()
         exit(code)
+    }
+
+    /// The narrowest help ArgumentParser lays out: it asserts that a line leaves room for its
+    /// indentation (26 columns), and traps on a terminal a few columns wide.
+    static let narrowestHelp = 40
+
+    /// Gives ArgumentParser at least `narrowestHelp` columns: `COLUMNS` below that (0, negative, a
+    /// 5-column window) is raised to it — the help wraps at 40 columns rather than trapping. Set in
+    /// `main`, before any thread exists.
+    static func clampHelpWidth() {
+        if let text = getenv("COLUMNS").map({ String(cString: $0) }), let columns = Int(text) {
+            if columns < narrowestHelp { setenv("COLUMNS", String(narrowestHelp), 1) }
+            return
+        }
+        var size = winsize()
+        #if canImport(Darwin)
+            let found = ioctl(1, TIOCGWINSZ, &size) == 0
+        #else
+            let found = ioctl(1, UInt(TIOCGWINSZ), &size) == 0
+        #endif
+        if found && size.ws_col > 0 && Int(size.ws_col) < narrowestHelp {
+            setenv("COLUMNS", String(narrowestHelp), 1)
+        }
     }
 
     /// Runs one command line in this process (every run of the user's code too: a trap ends the
@@ -151,8 +189,15 @@ public enum SimRun {
         let context = CommandContext(
             catalog: catalog(scenarios), console: console, programName: programName, isolation: isolation)
         // A console may serve several command lines; each starts from the defaults its options change.
-        console.outputStyle = .human
+        // With --json, a signal from the very start (while the command line is parsed) prints the
+        // interrupted document; the command sets its own style once parsed.
+        // Both at once: set one by one, a signal between them found the document `main` armed
+        // withdrawn (the command set while the style was still human) and printed none.
+        console.begin(
+            command: arguments.first.flatMap { Self.commandNames.contains($0) ? $0 : nil } ?? "",
+            style: arguments.contains("--json") ? .json : .human)
         console.progressStyle = .automatic
+        console.fullTaskNames = false
         var commandName = ""
         // `replay --bisect` answers `git bisect run`, which reads every code from 1 to 127 but 125 as
         // "bad": an error before the replay (a usage error the parser finds) stops the bisection.
@@ -180,6 +225,7 @@ public enum SimRun {
             let code = SimRunCommand.exitCode(for: error).rawValue
             let message = SimRunCommand.fullMessage(for: error)
             if code == 0 {
+                console.outputStyle = .human  // help and version are text, whatever else was given
                 console.out(message)
             } else {
                 console.err(message)
@@ -209,6 +255,7 @@ public enum SimRun {
         var command = parsed
         if var reader = command as? any ReadsTraceTwice {
             commandName = type(of: reader).configuration.commandName ?? ""
+            context.console.command = commandName
             let spooled = try SpooledTrace(reader.trace)
             defer { spooled.remove() }
             reader.trace = spooled.path
@@ -218,6 +265,7 @@ public enum SimRun {
             commandName = type(of: catalogCommand).configuration.commandName ?? ""
             // A command re-run in a child fails as that command (`run`) would.
             if let rerun = catalogCommand as? RerunCommand { commandName = rerun.command }
+            context.console.command = commandName
             return try catalogCommand.execute(context)
         }
         try command.run()
@@ -242,22 +290,9 @@ public enum SimRun {
         let known = commandNames + SimRunCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         guard !known.contains(word) else { return }
         let visible = commandNames.filter { $0 != "help" }
-        let nearest = visible.min { editDistance(word, $0) < editDistance(word, $1) }
-        let hint = nearest.flatMap { editDistance(word, $0) <= 2 ? "; did you mean '\($0)'?" : nil } ?? ""
+        let distance = ScenarioCatalog.editDistance
+        let nearest = visible.min { distance(word, $0) < distance(word, $1) }
+        let hint = nearest.flatMap { distance(word, $0) <= 2 ? "; did you mean '\($0)'?" : nil } ?? ""
         throw .usage("unknown command '\(word)'\(hint) (commands: \(visible.joined(separator: ", ")))")
-    }
-
-    /// Levenshtein distance, for the suggestion.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let (a, b) = (Array(a), Array(b))
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

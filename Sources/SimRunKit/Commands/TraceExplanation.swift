@@ -46,20 +46,20 @@ struct TraceExplanation {
         let explanation = try explainer.explain(isolation: context.isolation, progress: progress)
         console.endProgress()
         for note in explanation.notes { console.err("note: \(note)") }
-        let report = ExplanationText(explanation: explanation)
+        let report = ExplanationText(explanation: explanation, names: console.taskNames)
         for line in report.table() { console.out(line) }
         console.out("")
         if console.outputStyle == .quiet {
             // Alone, the sentence does not announce a timeline that is not printed.
-            let sentence = report.sentence()
+            let sentence = console.taskNames(report.sentence())
             let lead = "; the timeline around it:"
             console.verdict(sentence.hasSuffix(lead) ? String(sentence.dropLast(lead.count)) + "." : sentence)
         } else {
-            console.out(report.sentence())
+            console.out(console.taskNames(report.sentence()))
         }
         if let index = explanation.decisive {
             let around = try timeline(around: explanation.rows[index].decision.afterEvent)
-            for line in around { console.out(line) }
+            for line in around { console.out(console.taskNames(line)) }
         }
         // A crash cannot be re-run in this process (it would end simrun): its race is not looked for.
         var races: RaceFinder.Report?
@@ -69,7 +69,7 @@ struct TraceExplanation {
             races = RaceFinder(plan: plan, seed: input.header.seed, tape: input.tape, target: target).find()
         }
         console.out("")
-        console.out(races.map(ExplainCommand.raceLine) ?? ExplainCommand.crashRaceLine)
+        console.out(console.taskNames(races.map(ExplainCommand.raceLine) ?? ExplainCommand.crashRaceLine))
         let status = explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
         console.json(
             document(explanation, input: input, plan: plan, status: status, sentence: report.sentence(), races: races)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import SimEngine
 
-/// `--json`, `--quiet`, `--progress`: what a command prints, shared by run, fuzz, replay, shrink and
-/// explain so that scripts and CI read every command the same way.
+/// `--json`, `--quiet`, `--progress`, `--full-names`: what a command prints, shared by run, fuzz,
+/// replay, shrink and explain so that scripts and CI read every command the same way.
 struct OutputOptions: ParsableArguments {
     @Flag(
         help:
@@ -12,6 +12,11 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print only the verdict line.") var quiet = false
     @Flag(help: "Off a terminal, print a progress line every 10 s on stderr (default: none).")
     var progress = false
+    @Flag(
+        help:
+            "Print task identities whole in tables and timelines (by default without the scenario body's 'task>' and argument labels)."
+    )
+    var fullNames = false
 
     func validate() throws {
         if json && quiet { throw ValidationError("give either --json or --quiet, not both") }
@@ -22,17 +27,18 @@ struct OutputOptions: ParsableArguments {
 
     /// Sets the console's styles for this command.
     func apply(to console: Console) {
-        Self.apply(json: json, quiet: quiet, progress: progress, to: console)
+        Self.apply(json: json, quiet: quiet, progress: progress, fullNames: fullNames, to: console)
     }
 
     /// Sets the console's styles for these flags (here, or in a command's child: `CommandOutput`).
-    static func apply(json: Bool, quiet: Bool, progress: Bool, to console: Console) {
+    static func apply(json: Bool, quiet: Bool, progress: Bool, fullNames: Bool, to console: Console) {
         console.outputStyle = json ? .json : quiet ? .quiet : .human
         console.progressStyle = progress ? .periodic(progressInterval) : quiet ? .off : .automatic
+        console.fullTaskNames = fullNames
     }
 
     /// The flags as a command's child is told them.
-    var request: CommandOutput { CommandOutput(json: json, quiet: quiet, progress: progress) }
+    var request: CommandOutput { CommandOutput(json: json, quiet: quiet, progress: progress, fullNames: fullNames) }
 }
 
 /// The console options a command's child (`RerunCommand`) prints with, as the parent parsed them.
@@ -43,9 +49,11 @@ struct CommandOutput: Sendable, Equatable, Codable {
     var quiet: Bool
     /// `--progress`: a progress line every 10 s off a terminal.
     var progress: Bool
+    /// `--full-names`: task identities whole in tables and timelines.
+    var fullNames: Bool
 
     /// Sets the console's styles as `OutputOptions.apply` does for the parent's options.
     func apply(to console: Console) {
-        OutputOptions.apply(json: json, quiet: quiet, progress: progress, to: console)
+        OutputOptions.apply(json: json, quiet: quiet, progress: progress, fullNames: fullNames, to: console)
     }
 }

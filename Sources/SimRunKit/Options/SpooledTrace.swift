@@ -25,7 +25,6 @@ extension ExplainCommand: ReadsTraceTwice {}
 struct SpooledTrace {
     /// The path to read: the argument itself when it is a regular file.
     let path: String
-    private let slot: Int?
     private let temporary: Bool
 
     /// Copies `argument` into `$TMPDIR` unless it is a regular file (or missing: the command says so).
@@ -33,18 +32,15 @@ struct SpooledTrace {
         var info = stat()
         guard stat(argument, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR
         else {
-            (path, slot, temporary) = (argument, nil, false)
+            (path, temporary) = (argument, false)
             return
         }
         let bytes = try AtomicFile.read(argument, limit: 1 << 32)
-        let copy = try makeScratchDirectory(prefix: "simrun-input") + "/input.simtrace"
-        slot = PendingFiles.add(copy)
+        let copy = try TemporaryDirectory.makeDirectory(prefix: "simrun-input") + "/input.simtrace"
         do throws(TraceError) {
             try OutputTarget.write(bytes, to: copy)
         } catch {
-            unlink(copy)
-            rmdir(OutputPath.directory(of: copy))
-            PendingFiles.remove(slot)
+            TemporaryDirectory.removeDirectory(OutputPath.directory(of: copy))
             throw CommandFailure(ExitStatus.cannotWrite, "cannot copy \(argument) to a temporary file: \(error.detail)")
         }
         (path, temporary) = (copy, true)
@@ -53,8 +49,6 @@ struct SpooledTrace {
     /// Removes the copy.
     func remove() {
         guard temporary else { return }
-        unlink(path)
-        rmdir(OutputPath.directory(of: path))
-        PendingFiles.remove(slot)
+        TemporaryDirectory.removeDirectory(OutputPath.directory(of: path))
     }
 }

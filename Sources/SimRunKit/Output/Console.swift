@@ -1,3 +1,4 @@
+import SimEngine
 import SimTrace
 import SystemPackage
 import Synchronization
@@ -39,6 +40,8 @@ public final class Console: Sendable {
     private struct State {
         var live = false  // a live progress line is on screen
         var output = OutputStyle.human
+        var command = ""  // the command printing, for the document of an interruption
+        var fullTaskNames = false
         var progress = ProgressStyle.automatic
         var lastProgress: ContinuousClock.Instant?
         var stdoutError: Int32?  // the first failed or short write on stdout
@@ -80,10 +83,69 @@ public final class Console: Sendable {
         capturedLines.filter { !$0.hasPrefix("err: ") }.joined(separator: "\n")
     }
 
-    /// The style of stdout from now on.
+    /// The style of stdout from now on. In the json style on the process's own stdout, a signal that
+    /// ends the command before it printed its document prints one for it (`verdict` `interrupted`,
+    /// `partial` true): `--json` always prints its document.
     public var outputStyle: OutputStyle {
         get { state.withLock { $0.output } }
-        set { state.withLock { $0.output = newValue } }
+        set {
+            state.withLock { state in
+                state.output = newValue
+                armInterruptedDocument(state)
+            }
+        }
+    }
+
+    /// Sets the style and the command together: a signal between two separate settings would find a
+    /// document armed for neither (or none at all).
+    package func begin(command: String, style: OutputStyle) {
+        state.withLock { state in
+            state.output = style
+            state.command = command
+            armInterruptedDocument(state)
+        }
+    }
+
+    /// Task identities whole in tables and timelines (`--full-names`); short by default (`ShortTaskNames`).
+    public var fullTaskNames: Bool {
+        get { state.withLock { $0.fullTaskNames } }
+        set { state.withLock { $0.fullTaskNames = newValue } }
+    }
+
+    /// `text` with its task identities as this console prints them (short unless `fullTaskNames`).
+    public func taskNames(_ text: String) -> String {
+        fullTaskNames ? text : ShortTaskNames.shorten(text)
+    }
+
+    /// The command whose output this is (`fuzz`), named by the document an interruption prints.
+    public var command: String {
+        get { state.withLock { $0.command } }
+        set {
+            state.withLock { state in
+                state.command = newValue
+                armInterruptedDocument(state)
+            }
+        }
+    }
+
+    /// Gives `Interruption` the document to print if a signal ends the command now.
+    private func armInterruptedDocument(_ state: State) {
+        guard captured == nil else { return }
+        guard state.output == .json else { return Interruption.armDocument(nil) }
+        Interruption.armDocument(Self.interruptedDocument(command: state.command))
+    }
+
+    /// The document of a command a signal ended before it printed its own.
+    static func interruptedDocument(command: String) -> String {
+        let members: [JSONValue.Member] = [
+            .init("schema", .string(ResultDocument.schema)), .init("command", .string(command)),
+            .init("verdict", .string("interrupted")), .init("exitCode", .int(Int64(ExitStatus.interrupted))),
+            .init("interrupted", .bool(true)), .init("partial", .bool(true)),
+            .init(
+                "error",
+                .string("interrupted by a signal before the command finished; what it found is not in this document")),
+        ]
+        return JSONValue.object(members).text
     }
 
     /// The style of progress lines from now on.
@@ -102,6 +164,9 @@ public final class Console: Sendable {
         }
         // After a failure the rest of the output would be cut anyway: stop writing it.
         if fd == 1 && state.stdoutError != nil { return }
+        // A signal is ending the process, which prints what an interruption prints: what the command
+        // still says (an error from a child the ending stopped) is not its result.
+        if Interruption.isEnding { return }
         var text = text
         let failure: Int32? = text.withUTF8 { buffer in
             do throws(Errno) {
@@ -149,10 +214,12 @@ public final class Console: Sendable {
         }
     }
 
-    /// The command's JSON result document on stdout: printed in the json style only.
+    /// The command's JSON result document on stdout: printed in the json style only (and not when a
+    /// signal ending the process already printed the interrupted one: one document, always).
     public func json(_ document: String) {
         state.withLock { state in
             guard state.output == .json else { return }
+            if captured == nil && !Interruption.takeDocument() { return }
             emit(1, document, &state)
         }
     }

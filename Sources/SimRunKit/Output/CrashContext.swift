@@ -50,12 +50,18 @@ func crashPlace(_ lastEventText: String) -> String {
 extension IsolatedRecording.Outcome {
     /// What a crash recorded again ran to when it did not trap this time: "pass" or "FAIL — …".
     var reranTo: String { verdict.isFailure ? "FAIL — \(verdict)" : "pass" }
+}
 
-    /// The lines under a crash finding (fuzz's three ways to one): where it trapped and the last
-    /// events before it, or — when recording it again did not trap — `nondeterministic(reranTo)`.
+extension SavedFinding {
+    /// The lines under a crash finding (fuzz's three ways to one): where the saved trace at `path`
+    /// trapped — its verdict and event count as the engine left them (the shrunk trace's once
+    /// shrinking kept a smaller schedule of the same crash, whose message may differ in its numbers)
+    /// — and the last events before it; or, when recording it again did not trap,
+    /// `nondeterministic(reranTo)`. Nothing when the crash was not recorded again.
     func crashLines(path: String, nondeterministic: (String) -> String) throws(CommandFailure) -> [String] {
-        guard crashed else { return ["  NONDETERMINISTIC: " + nondeterministic(reranTo)] }
-        return ["  crashed at event \(eventCount) (\(crashPlace(lastEventText))): \(verdict.message)"]
+        guard let recorded = recording else { return [] }
+        guard recorded.crashed else { return ["  NONDETERMINISTIC: " + nondeterministic(recorded.reranTo)] }
+        return ["  crashed at event \(eventCount) (\(crashPlace(recorded.lastEventText))): \(verdict.message)"]
             + (try CrashContext(path: path).lines)
     }
 }

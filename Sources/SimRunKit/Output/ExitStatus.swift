@@ -10,7 +10,9 @@ public enum ExitStatus {
     /// A bug was found, an oracle failed, or a replay diverged.
     public static let failure: Int32 = 1
     /// A replay on another variant could not follow a departure from `fifo` of the trace: the
-    /// recorded race never happened there, so its verdict says nothing (neither pass nor fail).
+    /// recorded race never happened there, so its verdict says nothing (neither pass nor fail). Also
+    /// a campaign (`fuzz`, `merge`) whose runs all passed but used what simrun did not control (an
+    /// invisible lock, a thread or run-loop work outside the run): the pass covers no order of those.
     public static let inconclusive: Int32 = 2
     /// The command line is wrong: an unknown option, scenario or variant, a malformed value.
     public static let usage: Int32 = 64
@@ -20,19 +22,20 @@ public enum ExitStatus {
     public static let missingInput: Int32 = 66
     /// An output file or directory cannot be created or written.
     public static let cannotWrite: Int32 = 73
-    /// Stopped by Ctrl-C or SIGTERM before the end, with nothing found (128 + SIGINT, as shells do).
+    /// Stopped by Ctrl-C, SIGTERM or SIGHUP (a closed terminal) before the end, with nothing found
+    /// (128 + SIGINT, as shells report a Ctrl-C).
     public static let interrupted: Int32 = 130
 
     /// Every code with its meaning, in the order the help and the article list them.
     public static let table: [(code: Int32, meaning: String)] = [
         (ok, "ok: no bug found, replay identical, output written"),
         (failure, "bug found: an oracle failed, a run crashed, or a replay diverged"),
-        (inconclusive, "inconclusive replay: a non-fifo decision unfollowed, or a trace cut short"),
+        (inconclusive, "inconclusive: replay not followed or cut short; uncontrolled work passed"),
         (usage, "usage: bad option, value, scenario or variant"),
         (badTrace, "bad trace: unreadable, damaged or foreign trace file"),
         (missingInput, "missing input: a trace file does not exist"),
         (cannotWrite, "cannot write: an output file, directory or stdout cannot be written"),
-        (interrupted, "interrupted: Ctrl-C or SIGTERM with nothing found"),
+        (interrupted, "interrupted: Ctrl-C, SIGTERM or SIGHUP with nothing found"),
     ]
 
     /// The table as help text: `Exit codes: 0 ok: …; 1 bug found: …`, one code a line.
@@ -84,13 +87,15 @@ extension SimEngineError {
 extension CampaignMerge {
     /// The exit status `fuzz` would give, and merge's own for what only merge can see: 1 when
     /// something failed, else 65 when seeds were run twice, 66 when seeds are missing, 130 when a
-    /// shard was interrupted, 0 when the whole campaign ran and passed.
+    /// shard was interrupted, 2 when it passed over work simrun did not control, 0 when the whole
+    /// campaign ran and passed.
     public var exitCode: Int32 {
         switch status {
         case .failed: ExitStatus.failure
         case .overlapping: ExitStatus.badTrace
         case .missing: ExitStatus.missingInput
         case .interrupted: ExitStatus.interrupted
+        case .inconclusive: ExitStatus.inconclusive
         case .passed: ExitStatus.ok
         }
     }

@@ -81,7 +81,9 @@ final class FindingPresenter: FindingCampaignObserver, @unchecked Sendable {
         }
         if showTimelines && !shownTimeline && finding.eventCount <= 400 && console.outputStyle == .human {
             do {
-                try Timeline(reader: try TraceReader(path: path), limit: 400).write { console.out($0) }
+                try Timeline(reader: try TraceReader(path: path), limit: 400, fullTaskNames: console.fullTaskNames).write {
+                    console.out($0)
+                }
             } catch {
                 console.err("\(programName): seed \(finding.seed): \(TraceInput.failure(error).message)")
             }
@@ -103,16 +105,14 @@ final class FindingPresenter: FindingCampaignObserver, @unchecked Sendable {
         for warning in finding.warnings { console.err(warning) }
         guard let path = finding.path else { return sayProblem(finding) }
         presentShrink(finding.shrink)
-        if let recorded = finding.recording {
-            do throws(CommandFailure) {
-                let lines = try recorded.crashLines(path: path) { verdict in
-                    finding.crashedAtRun.map { "run \($0 + 1) trapped in the campaign but ran to \(verdict) when re-run" }
-                        ?? "seed \(finding.seed) crashed in a worker but ran to \(verdict) when re-run"
-                }
-                for line in lines { console.out(line) }
-            } catch {
-                console.err("\(programName): seed \(finding.seed): \(error.message) (the trace is saved as found)")
+        do throws(CommandFailure) {
+            let lines = try finding.crashLines(path: path) { verdict in
+                finding.crashedAtRun.map { "run \($0 + 1) trapped in the campaign but ran to \(verdict) when re-run" }
+                    ?? "seed \(finding.seed) crashed in a worker but ran to \(verdict) when re-run"
             }
+            for line in lines { console.out(line) }
+        } catch {
+            console.err("\(programName): seed \(finding.seed): \(error.message) (the trace is saved as found)")
         }
         if finding.occurrences > 1 { console.out("  \(finding.occurrences) runs crashed this way") }
         presentReplay(finding.replay)

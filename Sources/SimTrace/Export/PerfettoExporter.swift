@@ -208,9 +208,9 @@ final class PerfettoState {
             try element(
                 instant(name: "oracle.fail: " + subject, category: "oracle", tid: tid, ts: ts, args: args(event)))
         } else {
-            try element(
-                slice(name: label(kind, subject), category: category(kind), tid: tid, ts: ts, dur: 1, args: args(event))
-            )
+            // (An entering job's events after the jobs that went first ran beneath it come here too.)
+            let name = (kind == "actor.call" ? eventText.actorCall(event) : nil) ?? label(kind, subject)
+            try element(slice(name: name, category: category(kind), tid: tid, ts: ts, dur: 1, args: args(event)))
             try flow(from: event.cause, to: event.seq, tid: tid, ts: ts)
         }
     }

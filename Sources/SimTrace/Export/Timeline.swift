@@ -9,15 +9,28 @@ public struct Timeline {
     public let reader: TraceReader
     /// Events shown at most; the rest are counted.
     public let limit: Int
+    /// Task identities whole (`--full-names`), instead of `ShortTaskNames`' short form.
+    public let fullTaskNames: Bool
 
-    /// A timeline of `reader`'s trace showing at most `limit` events.
-    public init(reader: TraceReader, limit: Int) {
+    /// A timeline of `reader`'s trace showing at most `limit` events, task identities short unless
+    /// `fullTaskNames`.
+    public init(reader: TraceReader, limit: Int, fullTaskNames: Bool = false) {
         self.reader = reader
         self.limit = limit
+        self.fullTaskNames = fullTaskNames
     }
 
     /// Renders the trace, one line at a time to `line`.
     public func write(to line: (String) -> Void) throws(TraceError) {
+        let names = { (text: String) in fullTaskNames ? text : ShortTaskNames.shorten(text) }
+        try render(to: { line(names($0)) }, verdict: line, lane: names)
+    }
+
+    /// Renders with `line` for the timeline's lines, `verdict` for the footer's (the verdict message as
+    /// recorded, as every other command prints it), `name` for lane names.
+    private func render(to line: (String) -> Void, verdict: (String) -> Void, lane name: (String) -> String)
+        throws(TraceError)
+    {
         let header = reader.header
         line(
             "trace \(header.scenario)/\(header.variant)  seed \(header.seed)  strategy \(header.strategy)  simrun \(header.toolVersion)"
@@ -39,7 +52,7 @@ public struct Timeline {
                 shown += 1
                 let kind = text.text(event.kind)
                 let time = EventText.time(event.time).padding(8)
-                let lane = text.text(event.lane).padding(14)
+                let lane = name(text.text(event.lane)).padding(14)
                 if kind == pick {
                     let ordinal =
                         event.fields.first.map { field -> String in
@@ -81,9 +94,9 @@ public struct Timeline {
         }
         if hidden > 0 { line("  … \(hidden) more events (raise --limit)") }
         if let footer {
-            let verdict = footer.verdict.isFailure ? "FAIL — \(footer.verdict)" : "pass"
-            line(
-                "verdict: \(verdict)\n\(footer.eventCount) events, \(footer.decisionCount) decisions (\(deviations) differ from fifo), \(footer.steps) steps, ends at \(EventText.time(footer.endTime)), digest \(footer.digest)"
+            let outcome = footer.verdict.isFailure ? "FAIL — \(footer.verdict)" : "pass"
+            verdict(
+                "verdict: \(outcome)\n\(footer.eventCount) events, \(footer.decisionCount) decisions (\(deviations) differ from fifo), \(footer.steps) steps, ends at \(EventText.time(footer.endTime)), digest \(footer.digest)"
             )
         } else {
             line("verdict: none — the trace is truncated after its last checkpoint")

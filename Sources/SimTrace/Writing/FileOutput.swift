@@ -49,6 +49,12 @@ final class FileOutput: TraceOutput {
             descriptor = fd
             borrowed = false
         case .replace:
+            // A signal is ending the process: a file begun now could no longer be removed.
+            guard !PendingFiles.isClosed else {
+                throw TraceError(
+                    .unreadable, file: path, offset: 0, expected: "a file to write",
+                    detail: "the process is ending at a signal")
+            }
             // The pid keeps concurrent fuzz workers apart; the random part keeps two writers of one
             // process apart. Neither reaches the trace's content. O_EXCL never follows a planted link.
             var candidate = ""

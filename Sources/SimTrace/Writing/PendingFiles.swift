@@ -20,6 +20,16 @@ public enum PendingFiles {
         return slots
     }()
 
+    /// True once a signal is ending the process (`close`): no new temporary file may be started.
+    private static let closed = Atomic<Bool>(false)
+
+    /// True once `close` was called: `FileOutput` then refuses to start a temporary file, which the
+    /// ending process could no longer remove.
+    public static var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Refuses new temporary files from now on (the process is ending at a signal).
+    public static func close() { closed.store(true, ordering: .releasing) }
+
     /// Registers `path`; the slot to give back to `remove` (nil when every slot is taken: the file is
     /// then not removed on a signal, which only costs a stray temporary file).
     public static func add(_ path: String) -> Int? {

@@ -1,7 +1,4 @@
 // From Tests/TraceRegressionTests/TraceRegressionTests.swift
-import SimTesting
-import Testing
-// …
 let builtinCorpus = TraceCorpus(scenarios: BuiltinScenarios.all, executable: SimrunProcess.executable.path)
 // …
     @Test(arguments: builtinCorpus.traces)
