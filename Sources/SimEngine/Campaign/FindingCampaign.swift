@@ -109,10 +109,16 @@ public struct FindingCampaign: Sendable {
         return result
     }
 
-    /// A scratch directory for the children's recordings under `$TMPDIR`, removed if a signal ends
-    /// the command (a `TMPDIR` that cannot hold it is refused, naming it, before anything runs).
+    /// A scratch directory for the children's recordings: under `$TMPDIR`, or, when that cannot be
+    /// written, a hidden one beside the findings (a campaign still saves its findings there). Either
+    /// is removed if a signal ends the command.
     private func makeScratch() throws(SimEngineError) -> String {
-        try TemporaryDirectory.makeDirectory(prefix: "simrun-campaign")
+        do {
+            return try TemporaryDirectory.makeDirectory(prefix: "simrun-campaign")
+        } catch {
+            try ensureDirectory(options.directory)
+            return try TemporaryDirectory.makeDirectory(prefix: ".simrun-campaign", in: options.directory)
+        }
     }
 
     /// The schedules alone: the outcome before any finding is saved.

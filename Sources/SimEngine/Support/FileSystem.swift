@@ -181,10 +181,10 @@ package enum OutputPath {
     }
 }
 
-/// A fresh directory `$TMPDIR/<prefix>-XXXXXX` (or under /tmp), for benchmark traces and for
-/// findings that could not be saved where asked.
-package func makeScratchDirectory(prefix: String) throws(SimEngineError) -> String {
-    let base = TemporaryDirectory.path
+/// A fresh directory `$TMPDIR/<prefix>-XXXXXX` (or under /tmp, or under `base` when given), for
+/// benchmark traces and for findings that could not be saved where asked.
+package func makeScratchDirectory(prefix: String, in base: String? = nil) throws(SimEngineError) -> String {
+    let base = base ?? TemporaryDirectory.path
     var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
         guard let start = buffer.baseAddress else { return nil }

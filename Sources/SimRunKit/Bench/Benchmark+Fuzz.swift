@@ -136,8 +136,8 @@ extension Benchmark {
     private func supervised(_ plan: RunPlan, _ configuration: Fuzzer.Configuration, _ launcher: ProcessLauncher)
         throws(CommandFailure) -> CampaignOutcome
     {
-        let scratch = try makeScratchDirectory(prefix: "simrun-bench-fuzz")
-        defer { removeScratchDirectory(scratch) }
+        let scratch = try TemporaryDirectory.makeDirectory(prefix: "simrun-bench-fuzz")
+        defer { TemporaryDirectory.removeDirectory(scratch) }
         return try FuzzSupervisor(plan: plan, configuration: configuration, launcher: launcher, scratch: scratch)
             .runCampaign { _, _, _, _ in }
     }
