@@ -19,10 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        // The process layer (SimEngine/Isolation), on Linux and macOS alike: children run to the end
-        // through swift-subprocess (without its Foundation trait); descriptors, reads and writes
-        // (EINTR retried there, `SystemIO`) and Errno messages through swift-system.
-        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
+        // The process layer (SimEngine/Isolation), on Linux and macOS alike: descriptors, reads and
+        // writes (EINTR retried there, `SystemIO`) and Errno messages through swift-system.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation --target SimCore` (and SimTesting): the DocC catalogs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -62,7 +60,6 @@ let package = Package(
             name: "SimEngine",
             dependencies: [
                 "SimCore", "SimTrace", "CSimInterpose",
-                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -143,6 +143,8 @@ struct ExplorationRun: Sendable {
     let refusalHint: String
     /// Where the runs' jobs run (`--preempt`: `.preemptLocks`).
     var carriers: CarrierMode = .off
+    /// Where the user's code runs: this process, or children of the user's `SimRun.main` executable.
+    var isolation: Isolation = .inProcess
 
     static var empty: Exploration {
         Exploration(
@@ -176,21 +178,32 @@ struct ExplorationRun: Sendable {
             outcome.issues.append("scenario '\(scenario.name)' has no variant '\(chosen)' (variants: \(names))")
             return outcome
         }
-        if let reason = TraceCorpus.cannotRunHere(scenario, variant: chosen) {
+        if isolation.launcher == nil, let reason = TraceCorpus.cannotRunHere(scenario, variant: chosen) {
             outcome.issues.append("\(reason): \(refusalHint)")
             return outcome
         }
-        let plan = RunPlan(scenario: scenario, variant: chosen, strategy: strategy, carriers: carriers)
-        // The engine's campaign runs the seeds on threads here and saves, shrinks and re-checks the
-        // failure, exactly as `simrun fuzz` does; this only turns its result into the test's issue.
-        let campaign = FindingCampaign(
-            plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs),
-            options: .init(directory: absolute(failureDirectory), isolation: .inProcess))
+        // The engine plans the campaign (its fifo run: in a child with a launcher, where a trap is
+        // the finding), runs the seeds and saves, shrinks and re-checks the failure, exactly as
+        // `simrun fuzz` does; this only turns its result into the test's issue.
+        let directory = absolute(failureDirectory)
+        let unplanned = RunPlan.Descriptor(
+            scenario: scenario.name, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: 0,
+            carriers: carriers)
         let result: FindingCampaign.Result
-        do {
-            result = try campaign.run()
+        do throws(SimEngineError) {
+            switch try isolation.plan(unplanned, in: ScenarioCatalog([scenario])) {
+            case .planned(let plan):
+                let campaign = FindingCampaign(
+                    plan: plan, configuration: .init(seeds: seeds, seconds: seconds, jobs: jobs),
+                    options: .init(directory: directory, isolation: isolation))
+                result = try campaign.run()
+            case .trapped:
+                let crash = try FindingCampaign.fifoCrash(
+                    plan: unplanned, directory: directory, launcher: try isolation.launcher(for: "recording the crash"))
+                return issue(for: crash, of: chosen, outcome: outcome)
+            }
         } catch {
-            outcome.issues.append("explored \(scenario.name)/\(chosen) and could not run: \(error.message)")
+            outcome.issues.append("explored \(scenario.name)/\(chosen)\(place) and could not run: \(error.message)")
             return outcome
         }
         let report = result.report
@@ -223,8 +236,19 @@ struct ExplorationRun: Sendable {
                 "\(scenario.name)/\(chosen): potential deadlock: \(potential.description)"
                     + (potential.traces.isEmpty ? "" : "; traces: " + potential.traces.joined(separator: ", ")))
         }
-        // Without keepGoing the campaign keeps the failure with the lowest seed only.
-        guard let finding = result.findings.first(where: { $0.kind == .failure }) else { return outcome }
+        // Without keepGoing the campaign keeps the failure with the lowest seed only; in children a
+        // trap is a crash finding like any failure.
+        let failures = result.findings.filter { $0.kind == .failure || $0.kind == .crash }
+        guard let finding = failures.min(by: { $0.seed < $1.seed }) else { return outcome }
+        return issue(for: finding, of: chosen, outcome: outcome)
+    }
+
+    /// " in <executable>" when the runs are a launcher's children, for the issues.
+    private var place: String { isolation.launcher?.executable.map { " in \($0)" } ?? "" }
+
+    /// The issue (and attachment) of the failure `finding` of `chosen`.
+    private func issue(for finding: SavedFinding, of chosen: String, outcome found: Outcome) -> Outcome {
+        var outcome = found
         guard let path = finding.path else {
             outcome.issues.append(
                 "\(scenario.name)/\(chosen) failed at seed \(finding.seed): \(finding.foundVerdict); "
@@ -249,8 +273,9 @@ struct ExplorationRun: Sendable {
             verdict: finding.verdict, seed: finding.seed, tracePath: path, decisions: finding.decisions,
             replayCommand: rerun(path, finding.seed))
         outcome.exploration.failure = failure
+        let children = isolation.launcher?.executable.map { ", each schedule in a child of \($0)" } ?? ""
         var lines = [
-            "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(strategy)): \(failure.verdict)",
+            "\(scenario.name)/\(chosen) failed at seed \(finding.seed) (strategy \(strategy)\(children)): \(failure.verdict)",
             "  trace:  \(failure.tracePath) (\(Self.shrinkNote(finding)))",
             "  replay: \(failure.replayCommand)",
         ]

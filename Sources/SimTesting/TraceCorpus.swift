@@ -76,29 +76,19 @@ public struct TraceCorpus: Sendable {
         }
         let request = ReplayRequest(trace: trace.path, variant: variant)
         let catalog = ScenarioCatalog(scenarios)
-        if let executable { return try TraceReplay.decideIsolated(request, catalog: catalog, executable: executable) }
-        switch TraceEnding.read(path: trace.path) {
-        case .footer(let footer):
-            if case .crashed = footer.verdict {
-                throw SimEngineError(
-                    .usage,
-                    "\(trace.path) records a crash (\(footer.verdict)): replayed in this process it would trap the "
-                        + "test runner; give the corpus an `executable:` (or replay it with `simrun replay`)")
-            }
-        case .unknown:
-            throw SimEngineError(
-                .usage,
-                "\(trace.path) is cut short (no footer): its replay could trap the test runner; give the corpus an "
-                    + "`executable:` (or replay it with `simrun replay`)")
-        case .records: break
+        let isolation: Isolation = executable.map { .processes(ProcessLauncher(executable: $0)) } ?? .inProcess
+        if isolation.launcher == nil, case .unknown = TraceEnding.read(path: trace.path) {
+            // Cut short where it may have trapped: the test runner must not try it (the engine's one
+            // "needs a child" error, as for a trace that records a crash).
+            _ = try isolation.launcher(for: "\(trace.path) is cut short (no footer), where its run may trap: replaying it")
         }
-        if let header = try? TraceReader(path: trace.path).header,
+        if isolation.launcher == nil, let header = try? TraceReader(path: trace.path).header,
             let scenario = scenarios.first(where: { $0.name == header.scenario }),
             let reason = Self.cannotRunHere(scenario, variant: request.variant ?? header.variant)
         {
             throw SimEngineError(.usage, "\(trace.path): \(reason); replay it with `simrun replay` (a child process)")
         }
-        return try TraceReplay.decide(request, catalog: catalog)
+        return try TraceReplay.decide(request, catalog: catalog, isolation: isolation)
     }
 
     /// Replays `trace` on its recorded variant and records an issue unless the engine's verdict is

@@ -8,7 +8,7 @@ import Testing
 /// workers, shards whose tallies merge into the unsharded one, and goal tallies that do not depend
 /// on how the seeds were split.
 @Suite struct CampaignCoreTests {
-    let plan = RunPlan(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
+    let plan = RunPlan.probed(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
 
     /// The first failing seed, found one seed at a time with no campaign machinery at all.
     func firstFailingSeed(in seeds: Range<UInt64>) -> UInt64? {
@@ -70,7 +70,7 @@ import Testing
 /// which pins the check without depending on how fast the machine is.
 @Suite struct CampaignDeadlineTests {
     @Test func aCampaignPastItsDeadlineRunsNoSeed() {
-        let plan = RunPlan(scenario: CounterRace.scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: CounterRace.scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
         let space = SeedSpace(seeds: 0..<UInt64.max, bounded: false)
         let board = ThreadBoard(workers: 1, goals: plan.goals().count)
         CampaignWorker(plan: plan, space: space, keepGoing: true, deadline: ContinuousClock.now)

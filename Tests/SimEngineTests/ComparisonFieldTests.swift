@@ -95,7 +95,7 @@ import Testing
 
     static func record(_ variant: String) throws -> String {
         let path = TemporaryFiles.path("ticking-\(variant).simtrace")
-        let plan = RunPlan(scenario: ticking, variant: variant, strategy: StrategySpec(kind: .fifo))
+        let plan = RunPlan.probed(scenario: ticking, variant: variant, strategy: StrategySpec(kind: .fifo))
         let header = TraceHeader(
             toolVersion: "test", scenario: ticking.name, variant: variant, seed: 1, strategy: "fifo",
             options: plan.options.map { TraceOption($0.0, $0.1) })
@@ -107,11 +107,11 @@ import Testing
 
     @Test func aReplayOneNanosecondLateDivergesAtTheTimerNamingTheTime() throws {
         let path = try Self.record("default")
-        let plan = RunPlan(scenario: Self.ticking, variant: "late", strategy: StrategySpec(kind: .fifo))
+        let plan = RunPlan.probed(scenario: Self.ticking, variant: "late", strategy: StrategySpec(kind: .fifo))
         let outcome = try TraceReplayer.replayComparing(reading: TraceReader(path: path), path: path, plan: plan)
         let lines = try #require(outcome.divergence, "a late timer must diverge")
         #expect(lines[0].contains("events differ in virtual time: recorded 1000 ns, replayed 1001 ns"), "\(lines)")
-        let onTime = RunPlan(scenario: Self.ticking, variant: "default", strategy: StrategySpec(kind: .fifo))
+        let onTime = RunPlan.probed(scenario: Self.ticking, variant: "default", strategy: StrategySpec(kind: .fifo))
         #expect(try TraceReplayer.replayComparing(reading: TraceReader(path: path), path: path, plan: onTime).divergence == nil)
     }
 

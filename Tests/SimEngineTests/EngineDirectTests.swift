@@ -39,7 +39,7 @@ private let racing = Scenario(
     /// A failing `buggy` trace: the read taken ahead of the older write (one non-fifo pick).
     func failingTrace(_ directory: URL) throws -> String {
         let path = directory.appendingPathComponent("racing.simtrace").path
-        let plan = RunPlan(scenario: racing, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: racing, variant: "buggy", strategy: StrategySpec(kind: .random))
         let result = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [1]), strategyName: "random", to: path)
         #expect(result.verdict.isFailure && result.deviations == 1)
@@ -92,7 +92,7 @@ private let racing = Scenario(
         defer { try? FileManager.default.removeItem(at: directory) }
         // A long trace written in small frames, its last frame corrupted.
         let path = directory.appendingPathComponent("lost.simtrace").path
-        let plan = RunPlan(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
+        let plan = RunPlan.probed(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
         _ = try Recorder.record(plan: plan, seed: 6, strategy: plan.makeStrategy(), strategyName: "pct", to: path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         bytes[bytes.count - 8] ^= 0xFF
@@ -131,20 +131,21 @@ private let racing = Scenario(
             report.tally = ScheduleTally(
                 decisions: 3, followed: 2, deviations: 1, followedDeviations: 1, unknownJobs: 4)
             report.notes = ["n"]
-            #expect(ReplayChildRecord(decoding: ReplayChildRecord.report(report).text) == .report(report))
+            #expect(ChildReply.replies(in: ChildReply.replayed(report).line) == [.replayed(report)])
         }
-        let failure = ReplayChildRecord.failure(kind: .badTrace, message: "bad")
-        #expect(ReplayChildRecord(decoding: failure.text) == failure)
-        #expect(ReplayChildRecord(decoding: "partial /tmp/x") == nil)
         let shrunk = ShrinkReport(
             runs: 4, before: ShrinkCounts(decisions: 5, nonFifo: 3, events: 40, steps: 9),
             after: ShrinkCounts(decisions: 2, nonFifo: 1, events: 20, steps: 5),
             verdict: .fail(oracle: "o", message: "m"))
-        for record in [
-            ChildRecord.partial("/tmp/a b"), .shrunk(shrunk), .notReproduced, .failure(kind: .failed, message: "x"),
+        for reply in [
+            ChildReply.partial(path: "/tmp/a b"), .shrunk(shrunk), .notReproduced,
+            .failure(kind: .badTrace, message: "bad"), .sample(seed: 12, digest: 0xdead_beef_0123_4567, verdictCode: 3),
+            .planned(estimatedSteps: 7, goals: ["g"]), .running(nil),
         ] {
-            #expect(ChildRecord.records(in: "noise\n" + record.text + "\n") == [record])
+            // The user's code printing around a reply is skipped; a reply is never searched for in text.
+            #expect(ChildReply.replies(in: "noise\n" + reply.line + "\n{not a reply}\n") == [reply])
         }
+        #expect(ChildReply.replies(in: "partial /tmp/x\ndigest 12 deadbeef 3") == [])
     }
 
     @Test func shrinkAndExplainATrace() throws {
@@ -177,7 +178,7 @@ private let racing = Scenario(
     @Test func anInOrderCampaignMarksEachRunAndReRecordsOne() throws {
         let directory = try makeTemporaryDirectory("engine")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = RunPlan(
+        let plan = RunPlan.probed(
             scenario: LostInputNavigation.scenario, variant: "fixed", strategy: StrategySpec(kind: .surw))
         let markerPath = directory.appendingPathComponent("marker").path
         var configuration = Fuzzer.Configuration(seeds: 0..<30)

@@ -37,7 +37,7 @@ import Testing
     /// A worker resumes at most the rest of one chunk a dead predecessor claimed.
     @Test func resumingMoreThanOneChunkTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let plan = RunPlan(scenario: CounterRace.scenario, variant: "buggy", strategy: .uniformSampling)
+            let plan = RunPlan.probed(scenario: CounterRace.scenario, variant: "buggy", strategy: .uniformSampling)
             let worker = CampaignWorker(plan: plan, space: SeedSpace(seeds: 0..<1_000), keepGoing: true, deadline: nil)
             worker.run(on: ThreadBoard(workers: 1, goals: 0), worker: 0, resume: 0..<65)
         }
@@ -48,7 +48,7 @@ import Testing
     @Test(.enabled(if: isDebugBuild, "assertions are compiled out of release builds"))
     func aChunkClaimedBehindTheWorkerTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let plan = RunPlan(scenario: CounterRace.scenario, variant: "fixed", strategy: .uniformSampling)
+            let plan = RunPlan.probed(scenario: CounterRace.scenario, variant: "fixed", strategy: .uniformSampling)
             let worker = CampaignWorker(plan: plan, space: SeedSpace(seeds: 0..<1_000), keepGoing: true, deadline: nil)
             // Resumes 100..<120, then the board hands out chunk 0..<64: behind what it ran.
             worker.run(on: ThreadBoard(workers: 1, goals: 0), worker: 0, resume: 100..<120)

@@ -8,7 +8,7 @@ import Testing
 /// runs did not control counted per kind with the lowest seed's example, figures that do not depend
 /// on the number of workers, and one verdict for a pass over uncontrolled work.
 @Suite struct ExploredTests {
-    static let counterFixed = RunPlan(
+    static let counterFixed = RunPlan.probed(
         scenario: CounterRace.scenario, variant: "fixed", strategy: StrategySpec(kind: .random))
 
     @Test func aCampaignCountsItsDistinctSchedulesWhateverTheWorkers() {
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func uncontrolledWorkIsCountedPerKindWithTheLowestSeedsExample() {
-        let plan = RunPlan(scenario: Self.sometimesUnheld, variant: "v", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: Self.sometimesUnheld, variant: "v", strategy: StrategySpec(kind: .random))
         let one = Fuzzer(plan: plan, configuration: .init(seeds: 0..<100, jobs: 1)).run().explored
         let four = Fuzzer(plan: plan, configuration: .init(seeds: 0..<100, jobs: 4)).run().explored
         #expect(one == four, "the figures do not depend on the workers")
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func theResultDocumentMemberReadsBackAsWritten() throws {
-        let plan = RunPlan(scenario: Self.sometimesUnheld, variant: "v", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: Self.sometimesUnheld, variant: "v", strategy: StrategySpec(kind: .random))
         let explored = Fuzzer(plan: plan, configuration: .init(seeds: 0..<30, jobs: 1)).run().explored
         let withDigests = try #require(Explored(json: try JSONValue(parsing: explored.json(digests: true).text)))
         #expect(withDigests == explored)
@@ -121,7 +121,7 @@ import Testing
     }
 
     @Test func aFailureOfThreeDeparturesShrinksToTheOneThatSufficesAlone() throws {
-        let plan = RunPlan(scenario: Self.scenario, variant: "v", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: Self.scenario, variant: "v", strategy: StrategySpec(kind: .random))
         let found = plan.run(seed: 0, strategy: Choices([1, 1, 1, 0]))
         #expect(found.deviations == 3 && found.verdict.isFailure)
         let outcome = try #require(

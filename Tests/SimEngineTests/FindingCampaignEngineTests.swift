@@ -24,7 +24,7 @@ private let eitherFirst = Scenario(
     @Test func distinctFailuresOfOneOracleAreSavedApartAndRechecked() throws {
         let directory = try makeTemporaryDirectory("finding-campaign-engine")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = RunPlan(scenario: eitherFirst, variant: "v", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: eitherFirst, variant: "v", strategy: StrategySpec(kind: .random))
         var configuration = Fuzzer.Configuration(seeds: 0..<40, jobs: 1)
         configuration.keepGoing = true
         let result = try FindingCampaign(
@@ -71,7 +71,7 @@ private final class HeardCampaign: FindingCampaignObserver, @unchecked Sendable 
         let directory = try makeTemporaryDirectory("finding-campaign-shrink")
         defer { try? FileManager.default.removeItem(at: directory) }
         // Noise lanes make the found schedule longer than it needs to be: shrinking has work to do.
-        let plan = RunPlan(
+        let plan = RunPlan.probed(
             scenario: LostInputNavigation.scenario, variant: "buggy", strategy: .campaignDefault, noise: 3)
         let observer = HeardCampaign()
         let result = try FindingCampaign(
@@ -99,7 +99,7 @@ private final class HeardCampaign: FindingCampaignObserver, @unchecked Sendable 
     @Test func anInOrderCampaignEndsInSavedFindingsThroughTheSameCall() throws {
         let directory = try makeTemporaryDirectory("finding-campaign-in-order")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = RunPlan(
+        let plan = RunPlan.probed(
             scenario: LostInputNavigation.scenario, variant: "buggy", strategy: try #require(StrategySpec(parsing: "surw")))
         #expect(plan.strategy.campaignShape == .inOrder)
         let result = try FindingCampaign(

@@ -22,7 +22,7 @@ import Testing
     static func shrunkFailure(_ scenario: Scenario, _ variant: String, calls: Int = 0) -> (
         seed: UInt64, outcome: Shrinker.Outcome
     )? {
-        let plan = RunPlan(scenario: scenario, variant: variant, strategy: StrategySpec(kind: .pct))
+        let plan = RunPlan.probed(scenario: scenario, variant: variant, strategy: StrategySpec(kind: .pct))
         let strategy = plan.makeStrategy()
         for seed in 0..<300 as Range<UInt64> {
             let result = plan.run(seed: seed, strategy: strategy)

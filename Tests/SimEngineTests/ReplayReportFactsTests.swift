@@ -30,7 +30,7 @@ import Testing
 
     static func trace(_ directory: URL) throws -> String {
         let path = directory.appendingPathComponent("racing-flaky.simtrace").path
-        let plan = RunPlan(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
         let result = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [1]), strategyName: "random", to: path)
         #expect(result.verdict.isFailure && result.deviations == 1)

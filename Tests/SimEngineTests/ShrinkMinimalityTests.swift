@@ -42,7 +42,7 @@ import Testing
                 sim.atEnd("decoy") { departed.value == decoy ? "another failure" : nil }
             }
         }
-        return RunPlan(scenario: scenario, variant: "only", strategy: StrategySpec(kind: .random))
+        return RunPlan.probed(scenario: scenario, variant: "only", strategy: StrategySpec(kind: .random))
     }
 
     /// The departed sites of a shrunk run, read from its tape (data choices only).

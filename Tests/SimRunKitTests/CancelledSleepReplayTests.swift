@@ -40,7 +40,7 @@ private final class SleepOrder: @unchecked Sendable {
             (UInt64(0)..<200).first {
                 sleepers.run(variant: "buggy", seed: $0, strategy: RandomStrategy()).verdict.isFailure
             })
-        let plan = RunPlan(scenario: sleepers, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: sleepers, variant: "buggy", strategy: StrategySpec(kind: .random))
         let recorded = try Recorder.record(
             plan: plan, seed: seed, strategy: RandomStrategy(), strategyName: "random", to: path)
         #expect(recorded.verdict.isFailure)

@@ -73,7 +73,7 @@ import Testing
     static func source(_ scenario: Scenario, variant: String, seed: UInt64, strategy: StrategySpec, every: Int)
         throws -> Source
     {
-        let plan = RunPlan(scenario: scenario, variant: variant, strategy: strategy)
+        let plan = RunPlan.probed(scenario: scenario, variant: variant, strategy: strategy)
         // A failing run, so that `shrink` has a failure to work on.
         var seed = seed
         while !plan.run(seed: seed, strategy: plan.makeStrategy()).verdict.isFailure { seed += 1 }

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func delaySpreadsSomeSeedsOverRunsLongerThanTheFifoProbeWithinTheLimit() throws {
-        let plan = RunPlan(scenario: Self.retrying, variant: "buggy", strategy: StrategySpec(kind: .delay))
+        let plan = RunPlan.probed(scenario: Self.retrying, variant: "buggy", strategy: StrategySpec(kind: .delay))
         #expect(plan.estimatedSteps == 6, "fifo never drops the request")
         let delay = try #require(plan.makeStrategy() as? DelayBoundedStrategy)
         // Seeds take the probe's length times 1, 2 and 4 in turn: the retry path (16 steps) is covered.

@@ -1,4 +1,5 @@
 import Foundation
+import SimCore
 import SimRunKit
 import SimTestSupport
 import SimTrace
@@ -23,12 +24,15 @@ import Testing
     }
 
     @Test func aRecordingChildThatCannotStartSaysWhichKindOfFailure() throws {
-        // An unknown scenario in the `_record` child: the parent reads the child's failure record.
+        // An unknown scenario in a recording child: the parent reads the child's failure reply.
         let directory = try makeTemporaryDirectory("engine-error-kind")
         defer { try? FileManager.default.removeItem(at: directory) }
+        let launcher = ProcessLauncher(executable: SimrunProcess.executable.path)
         let recording = IsolatedRecording(
-            scenario: "no-such-scenario", variant: "v", strategy: "fifo",
-            executable: SimrunProcess.executable.path)
+            plan: RunPlan.Descriptor(
+                scenario: "no-such-scenario", variant: "v", strategy: StrategySpec(kind: .fifo), estimatedSteps: 10,
+                noise: 0, carriers: .off),
+            launcher: launcher)
         do {
             _ = try recording.record(seed: 0, to: directory.path + "/t.simtrace")
             Issue.record("an unknown scenario was recorded")
@@ -36,14 +40,16 @@ import Testing
             #expect(error.kind == .usage)
             #expect(error.message.contains("no-such-scenario"), "\(error.message)")
         }
-        // And a known one records through the same request.
+        // And a known one records through the same job.
         let known = IsolatedRecording(
-            scenario: "lost-input-navigation", variant: "buggy", strategy: "pct", noise: 1,
-            executable: SimrunProcess.executable.path)
+            plan: RunPlan.Descriptor(
+                scenario: "lost-input-navigation", variant: "buggy", strategy: StrategySpec(kind: .pct),
+                estimatedSteps: 40, noise: 1, carriers: .off),
+            launcher: launcher)
         let outcome = try known.record(seed: 4, to: directory.path + "/k.simtrace")
         #expect(!outcome.crashed)
         let header = try TraceInput(path: outcome.path).header
-        #expect(header.seed == 4 && header.strategy == "pct" && header.variant == "buggy")
+        #expect(header.seed == 4 && header.strategy == StrategySpec(kind: .pct).description && header.variant == "buggy")
         #expect(try TraceInput.noise(of: header, path: outcome.path) == 1)
     }
 }

@@ -23,7 +23,7 @@ import Testing
                 let result = staleSearch.run(variant: "buggy", seed: $0, strategy: RandomStrategy())
                 return result.verdict.isFailure && result.deviations == 1
             }, "no seed of stale-search in 0..<500 fails with one non-fifo decision")
-        let plan = RunPlan(scenario: staleSearch, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: staleSearch, variant: "buggy", strategy: StrategySpec(kind: .random))
         let recorded = try Recorder.record(
             plan: plan, seed: seed, strategy: RandomStrategy(), strategyName: "random", to: path)
         #expect(recorded.verdict.oracle == "shows-latest-query" && recorded.deviations == 1, "\(recorded.verdict)")
@@ -124,7 +124,7 @@ import Testing
 
     static func twoRacesTrace() throws -> String {
         let path = try makeTemporaryDirectory("two-races").appendingPathComponent("two.simtrace").path
-        let plan = RunPlan(scenario: twoRaces, variant: "recorded", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: twoRaces, variant: "recorded", strategy: StrategySpec(kind: .random))
         // b.one ahead of a.one, then a.one, then d.one ahead of c.one.
         let recorded = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [1, 0, 1]), strategyName: "random", to: path)

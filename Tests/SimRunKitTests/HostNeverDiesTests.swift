@@ -245,7 +245,7 @@ private let exitCodes: Set<Int32> = [0, 1, 2, 64, 65, 66, 73, 130]
             ("strategy", { (header: inout TraceHeader) in header.strategy = "bogus:x=y" }),
         ] as [(String, (inout TraceHeader) -> Void)] {
             let path = directory.appendingPathComponent("\(label).simtrace").path
-            let plan = RunPlan(scenario: CounterRace.scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
+            let plan = RunPlan.probed(scenario: CounterRace.scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
             var header = TraceHeader(
                 toolVersion: "test", scenario: "counter-race", variant: "buggy", seed: 1, strategy: "random",
                 options: [])

@@ -48,7 +48,7 @@ private let racingFails = Scenario(
     /// A failing `buggy` trace: the read taken ahead of the older write (one non-fifo pick).
     private func failingTrace(in directory: URL) throws -> String {
         let path = directory.appendingPathComponent("racing.simtrace").path
-        let plan = RunPlan(scenario: racingFails, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: racingFails, variant: "buggy", strategy: StrategySpec(kind: .random))
         let result = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [1]), strategyName: "random", to: path)
         #expect(result.verdict.isFailure)
@@ -166,7 +166,7 @@ private let racingFails = Scenario(
     @Test func aDecisiveDataDecisionIsNamedBySite() throws {
         let directory = try makeTemporaryDirectory("explain-site")
         let path = directory.appendingPathComponent("slow.simtrace").path
-        let plan = RunPlan(scenario: Self.choosing, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: Self.choosing, variant: "buggy", strategy: StrategySpec(kind: .random))
         let recorded = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [2]), strategyName: "random", to: path)
         #expect(recorded.verdict.isFailure)

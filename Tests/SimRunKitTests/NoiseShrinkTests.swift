@@ -19,7 +19,7 @@ import Testing
     /// The first failing `pct` seed of `buggy` with `noise` lanes, shrunk.
     private func shrunk(_ name: String, noise: Int) throws -> Shrunk {
         let scenario = try ScenarioCatalog(BuiltinScenarios.all).scenario(named: name)
-        let plan = RunPlan(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .pct), noise: noise)
+        let plan = RunPlan.probed(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .pct), noise: noise)
         let strategy = plan.makeStrategy()
         let failing = (UInt64(0)..<3_000).lazy.map { ($0, plan.run(seed: $0, strategy: strategy)) }
             .first { $0.1.verdict.isFailure }

@@ -69,7 +69,9 @@ import Testing
         private func workers(_ processes: [Int32]) -> [Int32] {
             processes.filter { pid in
                 let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
-                return command.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "_worker" }
+                let arguments = command.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+                // A fuzz worker is started as `<program> --simrun-child work`.
+                return arguments.dropFirst().starts(with: ["--simrun-child", "work"])
             }
         }
 

@@ -75,7 +75,7 @@ import Testing
 
     static func record(variant: String = "default", seed: UInt64 = 5, eventsPerFrame: Int = 64) throws -> String {
         let path = TemporaryFiles.path("one-pass.simtrace")
-        let plan = RunPlan(scenario: bursts, variant: variant, strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: bursts, variant: variant, strategy: StrategySpec(kind: .random))
         let header = TraceHeader(
             toolVersion: "test", scenario: bursts.name, variant: variant, seed: seed, strategy: "random",
             options: plan.options.map { TraceOption($0.0, $0.1) })
@@ -88,7 +88,7 @@ import Testing
     static func replay(_ path: String, variant: String = "default", maxBuffered: Int = 4096) throws
         -> TraceReplayer.Outcome
     {
-        let plan = RunPlan(scenario: bursts, variant: variant, strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: bursts, variant: variant, strategy: StrategySpec(kind: .random))
         return try TraceReplayer.replayComparing(
             reading: TraceReader(path: path), path: path, plan: plan, maxBuffered: maxBuffered)
     }
@@ -96,7 +96,7 @@ import Testing
     /// The two-pass way: the whole tape first, then a separate reader for the events.
     static func twoPass(_ path: String, variant: String = "default") throws -> (RunResult, [String]) {
         let file = try TraceFile.load(path: path)
-        let plan = RunPlan(scenario: bursts, variant: variant, strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: bursts, variant: variant, strategy: StrategySpec(kind: .random))
         let (result, strategy) = plan.replay(file.tape, seed: file.header.seed)
         return (result, strategy.notes)
     }

@@ -56,7 +56,7 @@ import Testing
     /// A failing trace of `partner`/recorded: c.first by fifo, then b.read ahead of a.write.
     static func partnerTrace(_ directory: URL, name: String = "partner.simtrace") throws -> String {
         let path = directory.appendingPathComponent(name).path
-        let plan = RunPlan(scenario: partner, variant: "recorded", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: partner, variant: "recorded", strategy: StrategySpec(kind: .random))
         let result = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [0, 1]), strategyName: "random", to: path)
         #expect(result.verdict.isFailure && result.deviations == 1 && result.tape.count == 2, "\(result.verdict)")
@@ -111,7 +111,7 @@ import Testing
         let directory = try makeTemporaryDirectory("trailing")
         let path = directory.appendingPathComponent("older.simtrace").path
         let older = Self.trailingChoice(older: true)
-        let plan = RunPlan(scenario: older, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: older, variant: "buggy", strategy: StrategySpec(kind: .random))
         let recorded = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [1]), strategyName: "random", to: path)
         #expect(recorded.verdict.isFailure && recorded.tape.count == 2, "a pick and the data decision")
@@ -142,7 +142,7 @@ import Testing
 
     @Test func aTraceWhoseFooterDigestDiffersFromItsEventsDoesNotReplayIdentically() throws {
         let directory = try makeTemporaryDirectory("lying-footer")
-        let plan = RunPlan(scenario: Self.partner, variant: "recorded", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: Self.partner, variant: "recorded", strategy: StrategySpec(kind: .random))
         let header = TraceHeader(
             toolVersion: "test", scenario: "race-partner", variant: "recorded", seed: 0, strategy: "random",
             options: plan.options.map { TraceOption($0.0, $0.1) })
@@ -176,7 +176,7 @@ import Testing
     func aTraceTakingEitherOfTwoJobsOfOneLabelReplaysIdentically(_ choice: UInt32) throws {
         let directory = try makeTemporaryDirectory("ticks")
         let path = directory.appendingPathComponent("ticks-\(choice).simtrace").path
-        let plan = RunPlan(scenario: Self.ticks, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: Self.ticks, variant: "buggy", strategy: StrategySpec(kind: .random))
         let recorded = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [choice]), strategyName: "random", to: path)
         #expect(recorded.tape.count == 1)
@@ -199,7 +199,7 @@ import Testing
         var paths: [String] = []
         for variant in ["short", "long"] {
             let path = directory.appendingPathComponent("\(variant).simtrace").path
-            let plan = RunPlan(scenario: scenario, variant: variant, strategy: StrategySpec(kind: .fifo))
+            let plan = RunPlan.probed(scenario: scenario, variant: variant, strategy: StrategySpec(kind: .fifo))
             _ = try Recorder.record(plan: plan, seed: 0, strategy: FIFOStrategy(), strategyName: "fifo", to: path)
             paths.append(path)
         }

@@ -115,7 +115,7 @@ private final class RaceFlags: @unchecked Sendable {
     private func replay(recorded: String, on variant: String) throws -> (status: Int32, output: String) {
         let directory = try makeTemporaryDirectory("identity-async")
         let path = directory.appendingPathComponent("race.simtrace").path
-        let plan = RunPlan(scenario: taskRace, variant: recorded, strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: taskRace, variant: recorded, strategy: StrategySpec(kind: .random))
         let seed = try #require(
             (UInt64(0)..<200).first {
                 taskRace.run(variant: recorded, seed: $0, strategy: RandomStrategy()).verdict.isFailure
@@ -240,7 +240,7 @@ private final class RaceFlags: @unchecked Sendable {
         let directory = try makeTemporaryDirectory("actor-show")
         let path = directory.appendingPathComponent("cache.simtrace").path
         let scenario = ActorReentrancyCache.scenario
-        let plan = RunPlan(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
         _ = try Recorder.record(plan: plan, seed: 1, strategy: RandomStrategy(), strategyName: "random", to: path)
         let console = Console(capturing: true)
         _ = SimRun.run(arguments: ["show", path, "--full-names"], scenarios: [scenario], console: console)

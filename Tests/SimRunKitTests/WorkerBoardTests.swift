@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func goalsAndRunsDoNotOverlapTheFailureSlots() throws {
-        let plan = RunPlan(
+        let plan = RunPlan.probed(
             scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .fifo))
         let goals = plan.goals().count
         let board = try WorkerBoard.create(workers: 2, goals: goals)

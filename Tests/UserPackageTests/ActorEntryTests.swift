@@ -95,7 +95,7 @@ import Testing
         try #require(ActorEntry.isInterposed)
         let directory = try makeTemporaryDirectory("service-group-explain")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = RunPlan(scenario: Self.scenario, variant: "buggy", strategy: .plainOrder)
+        let plan = RunPlan.probed(scenario: Self.scenario, variant: "buggy", strategy: .plainOrder)
         let path = directory.appendingPathComponent("fifo.simtrace").path
         let result = try Recorder.record(
             plan: plan, seed: 0, strategy: FIFOStrategy(), strategyName: "fifo", to: path)

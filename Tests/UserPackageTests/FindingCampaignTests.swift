@@ -31,7 +31,7 @@ import Testing
     @Test func aCampaignSavesShrinksAndRechecksItsFinding() throws {
         let directory = try makeTemporaryDirectory("finding-campaign")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = RunPlan(scenario: PlayerCheckout.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
+        let plan = RunPlan.probed(scenario: PlayerCheckout.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
         let campaign = FindingCampaign(
             plan: plan, configuration: .init(seeds: 0..<200, jobs: 2),
             options: .init(directory: directory.path + "/findings"))
@@ -73,7 +73,7 @@ import Testing
     @Test func aCampaignThatFindsNothingSavesNothing() throws {
         let directory = try makeTemporaryDirectory("finding-campaign-pass")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = RunPlan(scenario: PlayerCheckout.scenario, variant: "fixed", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: PlayerCheckout.scenario, variant: "fixed", strategy: StrategySpec(kind: .random))
         let result = try FindingCampaign(
             plan: plan, configuration: .init(seeds: 0..<40), options: .init(directory: directory.path + "/none")
         ).run()

@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func theShrunkTraceKeepsTheOneDecisiveDecision() throws {
-        let plan = RunPlan(scenario: Self.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
+        let plan = RunPlan.probed(scenario: Self.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
         let report = Fuzzer(plan: plan, configuration: .init(seeds: 0..<200, jobs: 1)).run()
         let finding = try #require(report.findings.first)
         #expect(finding.tape.decisions.filter(\.isDeviation).count > 1, "found with more than the minimum")

@@ -1,5 +1,5 @@
 /// How a run ended.
-public enum Verdict: Hashable, Sendable, CustomStringConvertible {
+public enum Verdict: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Every oracle held and all work finished.
     case pass
     /// An oracle failed (or a model reported a failure).

@@ -30,7 +30,7 @@ public final class DFSStrategy: Strategy {
     }
 
     /// A bound whose every schedule has run, and the runs it had taken by then (all rounds so far).
-    public struct Round: Sendable, Hashable {
+    public struct Round: Sendable, Hashable, Codable {
         /// The preemption bound.
         public var bound: Int
         /// Runs of the whole search when every schedule under the bound had run.

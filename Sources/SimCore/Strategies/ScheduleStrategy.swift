@@ -272,7 +272,7 @@ public final class ScheduleStrategy: Strategy {
 }
 
 /// How much of a recorded schedule a replay followed.
-public struct ScheduleTally: Sendable, Hashable {
+public struct ScheduleTally: Sendable, Hashable, Codable {
     /// Decisions of the recording.
     public var decisions = 0
     /// Of those, the ones the replay followed.

@@ -1,8 +1,8 @@
 /// A strategy as named on the command line and in trace headers: `fifo`, `random`, `pct`,
 /// `pct:depth=3`, `delay:bound=2`, `dfs:preemptions=2`, `portfolio`.
-public struct StrategySpec: Hashable, Sendable, CustomStringConvertible {
+public struct StrategySpec: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The strategies there are, by their command-line names.
-    public enum Kind: String, Sendable, CaseIterable {
+    public enum Kind: String, Sendable, Codable, CaseIterable {
         /// Jobs in the order they were posted: what a test store with a test clock gives.
         case fifo
         /// A uniformly random ready job at every step.

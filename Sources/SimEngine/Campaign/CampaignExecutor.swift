@@ -1,8 +1,9 @@
 import SimCore
 
-/// Something that runs a whole campaign: worker threads in this process (`Fuzzer`) or worker
-/// processes (`FuzzSupervisor`). Both run `CampaignWorker` against a `CampaignBoard` and assemble
-/// the outcome with `CampaignOutcome.init(tally:…)`, so they find the same seeds.
+/// Something that runs a whole campaign: worker threads in this process (`Fuzzer`), worker
+/// processes (`FuzzSupervisor`), or one child for an in-order campaign (`InOrderSupervisor`). They
+/// run `CampaignWorker` against a `CampaignBoard` and assemble the outcome with
+/// `CampaignOutcome.assemble`, so they find the same seeds.
 package protocol CampaignExecutor {
     /// Runs the campaign; `progress` gets (schedules, failing runs, distinct failures, seconds) now and then.
     func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
@@ -33,12 +34,33 @@ package struct CampaignOutcome: Sendable {
         self.nondeterministic = nondeterministic
     }
 
+    /// A failing seed run again for what a worker does not keep: its verdict, tape and steps, its
+    /// digest (to compare with the worker's), and the trace it was recorded in (in a child).
+    package struct Rerun {
+        package var verdict: Verdict
+        package var tape: Tape
+        package var steps: Int
+        package var digest: UInt64
+        package var trace: String?
+
+        package init(verdict: Verdict, tape: Tape, steps: Int, digest: UInt64, trace: String? = nil) {
+            self.verdict = verdict
+            self.tape = tape
+            self.steps = steps
+            self.digest = digest
+            self.trace = trace
+        }
+    }
+
     /// Assembles the outcome from what the workers tallied: applies the first-failure rule (unless
-    /// `keepGoing`), then re-runs each remaining failure's lowest seed here for its tape and verdict
-    /// (a worker keeps only a digest), noting any seed whose re-run differs.
-    package init(
-        tally: CampaignTally, plan: RunPlan, goals: [String], keepGoing: Bool, seconds: Double, interrupted: Bool
-    ) {
+    /// `keepGoing`), then runs each remaining failure's lowest seed again with `rerun` for its tape
+    /// and verdict (a worker keeps only a digest), noting any seed whose re-run differs. The re-run
+    /// is the user's code, run by the caller where it runs code (here, or in a child): a step of its
+    /// own, never hidden in an initializer.
+    package static func assemble<Failure: Error>(
+        tally: CampaignTally, goals: [String], keepGoing: Bool, seconds: Double, interrupted: Bool,
+        rerun: (UInt64) throws(Failure) -> Rerun
+    ) throws(Failure) -> CampaignOutcome {
         let table = keepGoing ? tally.findings : tally.findings.keepingFirstFailure()
         var findings: [Fuzzer.Finding] = []
         var crashes: [Fuzzer.Crash] = []
@@ -49,23 +71,25 @@ package struct CampaignOutcome: Sendable {
             case .crashed(let message):
                 crashes.append(Fuzzer.Crash(seed: entry.seed, message: message, occurrences: entry.occurrences))
             case .failed(let digest):
-                let result = plan.run(seed: entry.seed, strategy: plan.makeStrategy())
-                if result.digest.value != digest {
+                let again = try rerun(entry.seed)
+                if again.digest != digest {
                     nondeterministic.insert(entry.seed)
                     workerDigests[entry.seed] = digest
                 }
                 findings.append(
                     Fuzzer.Finding(
-                        signature: FailureSignature(result.verdict), seed: entry.seed, verdict: result.verdict,
-                        tape: result.tape, steps: result.steps, occurrences: entry.occurrences))
+                        signature: FailureSignature(again.verdict), seed: entry.seed, verdict: again.verdict,
+                        tape: again.tape, steps: again.steps, occurrences: entry.occurrences, trace: again.trace))
             }
         }
         let report = Fuzzer.Report(
             schedules: tally.runs, failures: table.failingRuns, findings: findings, goals: goals,
             goalCounts: Array(tally.goalCounts.prefix(goals.count)), seconds: seconds, exhausted: false,
             explored: tally.explored)
-        self.init(report: report, crashes: crashes, interrupted: interrupted, nondeterministic: nondeterministic)
-        self.workerDigests = workerDigests
-        self.lockOrder = tally.lockOrder
+        var outcome = CampaignOutcome(
+            report: report, crashes: crashes, interrupted: interrupted, nondeterministic: nondeterministic)
+        outcome.workerDigests = workerDigests
+        outcome.lockOrder = tally.lockOrder
+        return outcome
     }
 }

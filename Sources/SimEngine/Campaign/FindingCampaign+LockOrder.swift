@@ -30,7 +30,7 @@ extension FindingCampaign {
             potential.problem = "the traces of the two orders could not be saved: \(error.message)"
             return potential
         }
-        guard !alreadyDeadlocked, !Interruption.isRequested else { return potential }
+        guard !alreadyDeadlocked, !options.isolation.cancellation.isRequested else { return potential }
         for (path, tape, keep) in tapes {
             var aimed = plan
             aimed.strategy = StrategySpec(kind: .random)
@@ -63,12 +63,8 @@ extension FindingCampaign {
 
     /// Records `seed`'s run of the campaign's plan into `path` (in a child when there are children).
     private func record(seed: UInt64, to path: String) throws(SimEngineError) {
-        if options.isolation == .automatic && ChildProcess.isAvailable {
-            _ = try IsolatedRecording(
-                scenario: plan.scenario.name, variant: plan.variant, strategy: plan.strategy.description,
-                noise: plan.noise, prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } },
-                estimatedSteps: plan.estimatedSteps, carriers: plan.carriers
-            ).record(seed: seed, to: path)
+        if let launcher = options.isolation.launcher {
+            _ = try IsolatedRecording(plan: try plan.descriptor(), launcher: launcher).record(seed: seed, to: path)
         } else {
             _ = try Recorder.record(
                 plan: plan, seed: seed, strategy: plan.makeStrategy(), strategyName: plan.strategy.description,

@@ -9,26 +9,19 @@ import SimTrace
     import Darwin
 #endif
 
-/// A campaign that ends in saved findings: runs the seeds (in worker processes where this program
-/// can re-run itself, else on threads here), then saves each distinct failure's trace (in a fresh
-/// temporary directory when the one asked for cannot be written), shrinks it, and replays the saved
-/// trace once more to check that it gives the same events. `simrun fuzz` and SimTesting's `explore`
-/// both run this and only present its ``Result``.
+/// A campaign that ends in saved findings: runs the seeds (in worker processes when its
+/// ``Isolation`` has a launcher, else on threads here), then saves each distinct failure's trace (in
+/// a fresh temporary directory when the one asked for cannot be written), shrinks it, and replays
+/// the saved trace once more to check that it gives the same events. `simrun fuzz` and SimTesting's
+/// `explore` (in process, or with a launcher of the user's executable) both run this and only
+/// present its ``Result``.
 ///
-/// Crashes (a run that trapped, taking its worker process down) are recorded again in a child,
-/// sealed up to the trap, shrunk in children, and checked the same way. A failure whose re-run here
-/// differed from its worker's run is recorded again until both behaviours are seen, and saved as
-/// nondeterminism evidence.
+/// With a launcher, none of the user's code runs in this process: each failure is recorded again in
+/// a child, crashes (a run that trapped, taking its worker process down) are recorded sealed up to
+/// the trap, shrinking and the re-check run in children. A failure whose re-run differed from its
+/// worker's run is recorded again until both behaviours are seen, and saved as nondeterminism
+/// evidence.
 public struct FindingCampaign: Sendable {
-    /// Where the runs of the campaign may run.
-    public enum Isolation: Sendable, Equatable {
-        /// In worker processes when this program can re-run itself (a binary built on `SimRun.main`),
-        /// else on threads in this process.
-        case automatic
-        /// On threads in this process, always (a trap ends the process).
-        case inProcess
-    }
-
     /// What is done with each finding.
     public struct Options: Sendable {
         /// The directory findings' traces are saved in (created when missing).
@@ -36,14 +29,14 @@ public struct FindingCampaign: Sendable {
         /// Shrink each finding before it is reported (never after Ctrl-C: an interrupted campaign
         /// saves what it found as found).
         public var shrink: Bool
-        /// Where runs run.
+        /// Where runs run: in this process, or in child processes of a launcher.
         public var isolation: Isolation
         /// Lock orders taken both ways are followed up (traces saved, a search aimed at the inverted
         /// schedule); off inside that search.
         package var aimsAtLockOrders = true
 
         /// Options saving into `directory`.
-        public init(directory: String, shrink: Bool = true, isolation: Isolation = .automatic) {
+        public init(directory: String, shrink: Bool = true, isolation: Isolation = .inProcess) {
             self.directory = directory
             self.shrink = shrink
             self.isolation = isolation
@@ -66,8 +59,11 @@ public struct FindingCampaign: Sendable {
 
     /// True when the runs go to worker processes (and crashes can be findings).
     public var runsInWorkerProcesses: Bool {
-        options.isolation == .automatic && ChildProcess.isAvailable && plan.strategy.campaignShape.isIndependent
+        options.isolation.launcher != nil && plan.strategy.campaignShape.isIndependent
     }
+
+    /// Who starts the children, when there are children.
+    private var launcher: ProcessLauncher? { options.isolation.launcher }
 
     /// Runs the campaign and then handles every finding, telling `observer` as it goes. Throws only
     /// when the campaign itself cannot run (no worker can start, the board cannot be made); a finding
@@ -75,7 +71,10 @@ public struct FindingCampaign: Sendable {
     public func run(observer: some FindingCampaignObserver = SilentCampaignObserver()) throws(SimEngineError)
         -> Result
     {
-        let outcome = try runSchedules(observer: observer)
+        // The children's recordings of failures (their tapes) live here until they are saved.
+        let scratch = try launcher.map { _ throws(SimEngineError) in try makeScratch() }
+        defer { scratch.map(TemporaryDirectory.removeDirectory) }
+        let outcome = try runSchedules(observer: observer, scratch: scratch)
         observer.schedulesFinished(outcome.report)
         var result = Result(outcome: outcome)
         var oracleCounts: [String: Int] = [:]
@@ -110,27 +109,44 @@ public struct FindingCampaign: Sendable {
         return result
     }
 
+    /// A scratch directory for the children's recordings: under `$TMPDIR`, or, when that cannot be
+    /// written, a hidden one beside the findings (a campaign still saves its findings there). Either
+    /// is removed if a signal ends the command.
+    private func makeScratch() throws(SimEngineError) -> String {
+        do {
+            return try TemporaryDirectory.makeDirectory(prefix: "simrun-campaign")
+        } catch {
+            try ensureDirectory(options.directory)
+            return try TemporaryDirectory.makeDirectory(prefix: ".simrun-campaign", in: options.directory)
+        }
+    }
+
     /// The schedules alone: the outcome before any finding is saved.
-    private func runSchedules(observer: some FindingCampaignObserver) throws(SimEngineError) -> CampaignOutcome {
+    private func runSchedules(observer: some FindingCampaignObserver, scratch: String?) throws(SimEngineError)
+        -> CampaignOutcome
+    {
         let progress: @Sendable (Int, Int, Int, Double) -> Void = { runs, failures, distinct, seconds in
             observer.progress(
                 CampaignProgress(schedules: runs, failures: failures, distinct: distinct, seconds: seconds))
         }
         // Independent seeds go to worker processes; an in-order strategy (one strategy object from
-        // run to run) runs whole in one child; a program that cannot re-run itself runs them here.
+        // run to run) runs whole in one child; without a launcher they run here.
         let executor: any CampaignExecutor
-        if runsInWorkerProcesses {
-            executor = FuzzSupervisor(plan: plan, configuration: configuration)
-        } else if usesChildren {
-            executor = InOrderSupervisor(plan: plan, configuration: configuration)
+        if let launcher, let scratch {
+            executor =
+                plan.strategy.campaignShape.isIndependent
+                ? FuzzSupervisor(plan: plan, configuration: configuration, launcher: launcher, scratch: scratch)
+                : InOrderSupervisor(plan: plan, configuration: configuration, launcher: launcher, scratch: scratch)
         } else {
-            executor = Fuzzer(plan: plan, configuration: configuration)
+            var here = configuration
+            here.cancellation = options.isolation.cancellation
+            executor = Fuzzer(plan: plan, configuration: here)
         }
         return try executor.runCampaign(progress: progress)
     }
 
-    /// In child processes (shrinking, re-checking, recording crashes) when the runs are isolated.
-    private var usesChildren: Bool { options.isolation == .automatic && ChildProcess.isAvailable }
+    /// The plan as it crosses to children.
+    private func descriptor() throws(SimEngineError) -> RunPlan.Descriptor { try plan.descriptor() }
 
     private var strategyName: String { plan.strategy.description }
 
@@ -150,7 +166,7 @@ public struct FindingCampaign: Sendable {
             var entry = SavedFinding(kind: .nondeterministic, seed: finding.seed, found: finding)
             do throws(SimEngineError) {
                 let evidence = try NondeterminismEvidence.gather(
-                    seed: finding.seed, firstDigest: workerDigest, recording: isolatedRecording(),
+                    seed: finding.seed, firstDigest: workerDigest, recording: try isolatedRecording(),
                     directory: options.directory,
                     stem: "\(plan.scenario.name)-\(plan.variant)-seed\(finding.seed)-nondeterministic",
                     labels: ("worker", "rerun"))
@@ -176,15 +192,13 @@ public struct FindingCampaign: Sendable {
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (found, path) = try store.save(
                 to: wanted(oracle: finding.signature.oracle, suffix: suffix), identity: identity, avoiding: inputs
-            ) { (target: String) throws(SimEngineError) -> RunResult in
-                try Recorder.record(
-                    plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategyName, to: target,
-                    options: [("foundAtSeed", String(finding.seed)), ("shrunk", "false")])
+            ) { (target: String) throws(SimEngineError) -> (verdict: Verdict, eventCount: UInt64) in
+                try recordFound(finding, to: target)
             }
             entry.path = path
             entry.verdict = found.verdict
             entry.eventCount = found.eventCount
-            entry.decisions.saved = found.tape.count
+            entry.decisions.saved = try TraceInput(path: path).tape.count
         } catch {
             entry.problem = error
             return entry
@@ -193,7 +207,7 @@ public struct FindingCampaign: Sendable {
         // The trace is saved: whatever fails after this (shrinking, the re-check) is said, and the
         // trace is still the finding.
         do throws(SimEngineError) {
-            if options.shrink && !Interruption.isRequested {
+            if options.shrink && !options.isolation.cancellation.isRequested {
                 if let footer = try shrink(path, into: &entry) {
                     entry.verdict = footer.verdict
                     entry.eventCount = footer.eventCount
@@ -207,37 +221,51 @@ public struct FindingCampaign: Sendable {
         return entry
     }
 
+    /// Records the failing run of `finding` into `target` as found: its tape followed decision by
+    /// decision, in a child (from the trace a child recorded it in) when there are children.
+    private func recordFound(_ finding: Fuzzer.Finding, to target: String) throws(SimEngineError)
+        -> (verdict: Verdict, eventCount: UInt64)
+    {
+        let options = [("foundAtSeed", String(finding.seed)), ("shrunk", "false")]
+        guard let launcher else {
+            let found = try Recorder.record(
+                plan: plan, seed: finding.seed, tape: finding.tape, strategyName: strategyName, to: target,
+                options: options)
+            return (found.verdict, found.eventCount)
+        }
+        guard let trace = finding.trace else {
+            throw SimEngineError(.failed, "the failure at seed \(finding.seed) has no recording to save")
+        }
+        let found = try IsolatedRecording(plan: try descriptor(), launcher: launcher).record(
+            seed: finding.seed, schedule: .decisions(of: trace), options: options.map { .init(key: $0.0, value: $0.1) },
+            to: target)
+        return (found.verdict, found.eventCount)
+    }
+
     /// Shrinks the saved trace in place; the shrunk trace's footer (nil: left as found).
     private func shrink(_ path: String, into entry: inout SavedFinding) throws(SimEngineError) -> TraceFooter? {
-        guard usesChildren else {
-            let input = try TraceInput(path: path)
-            guard let footer = input.footer else { return nil }
-            guard let shrunk = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path) else {
-                entry.shrink = .notReproduced
-                return footer
-            }
-            entry.shrink = .shrunk(shrunk)
-            return try TraceInput(path: path).footer
-        }
-        switch try ShrinkRequest(trace: path, out: path).runInChild() {
+        let input = try TraceInput(path: path)
+        guard let footer = input.footer else { return nil }
+        switch try TraceShrink.shrink(input, footer: footer, plan: plan, to: path, isolation: options.isolation) {
         case .trapped(let why):
             entry.shrink = .notShrunk("the shrinking process stopped (\(why))")
             return nil
         case .interrupted:
             entry.shrink = .notShrunk("the shrinking process stopped (interrupted)")
             return nil
-        case .record(.shrunk(let report)): entry.shrink = .shrunk(report)
-        case .record(.failure(_, let message)): entry.shrink = .notShrunk(message)
-        case .record(.notReproduced): entry.shrink = .notReproduced
-        case .record(.partial): break
+        case .shrunk(let report): entry.shrink = .shrunk(report)
+        case .failed(_, let message): entry.shrink = .notShrunk(message)
+        case .notReproduced:
+            entry.shrink = .notReproduced
+            return footer
         }
         return try TraceInput(path: path).footer
     }
 
     /// Replays the saved trace once more (in a new process when there are children) and compares.
     private func checkReplay(of path: String) throws(SimEngineError) -> SavedFinding.ReplayCheck {
-        if usesChildren {
-            let check = try DeterminismCheck.replayInChild(trace: path)
+        if let launcher {
+            let check = try DeterminismCheck.replayInChild(trace: path, launcher: launcher)
             // The end counts as well as the events: a checking process that died is never "identical".
             return check.difference.map { .differed($0, inNewProcess: true) } ?? .identical
         }
@@ -246,11 +274,9 @@ public struct FindingCampaign: Sendable {
         return divergence.map { .differed($0, inNewProcess: false) } ?? .identical
     }
 
-    private func isolatedRecording() -> IsolatedRecording {
-        IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, noise: plan.noise,
-            prefix: plan.prefix.flatMap { prefix in prefix.source.map { ($0, prefix.keep) } },
-            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
+    /// Recordings of the campaign's plan in children (there are children when this is asked).
+    private func isolatedRecording() throws(SimEngineError) -> IsolatedRecording {
+        IsolatedRecording(plan: try descriptor(), launcher: try options.isolation.launcher(for: "recording a run"))
     }
 
     /// A crash: recorded again in a child (checkpointing every record), sealed up to the trap,
@@ -260,8 +286,8 @@ public struct FindingCampaign: Sendable {
         entry.occurrences = crash.occurrences
         let identity = FindingStore.Identity(
             scenario: plan.scenario.name, variant: plan.variant, strategy: strategyName, seed: crash.seed)
-        let recording = isolatedRecording()
         do throws(SimEngineError) {
+            let recording = try isolatedRecording()
             let store = FindingStore(warn: { entry.warnings.append($0) })
             let (recorded, path) = try store.save(
                 to: wanted(oracle: "crashed", suffix: number == 0 ? "" : "-\(number + 1)"), identity: identity,
@@ -271,13 +297,15 @@ public struct FindingCampaign: Sendable {
                 // the campaign took), learning the same, and records that run.
                 guard let run else { return try recording.record(seed: crash.seed, to: target) }
                 return try recording.record(
-                    seed: crash.seed, inOrder: RecordRequest.InOrderRun(run: run, seeds: configuration.seeds),
+                    seed: crash.seed, schedule: .inOrderRun(run: run, seeds: configuration.seeds),
                     to: target, timeoutSeconds: InOrderSupervisor.noTimeout)
             }
             entry.path = path
             entry.recording = recorded
             entry.verdict = recorded.verdict
             entry.eventCount = recorded.eventCount
+            let decisions = try TraceInput(path: path).tape.count
+            entry.decisions = (decisions, decisions)
         } catch {
             entry.problem = error
             return entry
@@ -287,17 +315,21 @@ public struct FindingCampaign: Sendable {
             // Not after Ctrl-C: an interrupted campaign saves its findings unshrunk. Nor a run that
             // never ended: every candidate would wait out the stall bound.
             let stalled = crash.message.hasPrefix(RunStallGuard.messagePrefix)
-            if options.shrink, !Interruption.isRequested, recorded.crashed, usesChildren, !stalled {
+            if options.shrink, !options.isolation.cancellation.isRequested, recorded.crashed, !stalled {
                 let input = try TraceInput(path: path)
                 if let footer = input.footer {
-                    if let report = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path) {
+                    switch try TraceShrink.shrink(input, footer: footer, plan: plan, to: path, isolation: options.isolation) {
+                    case .shrunk(let report):
                         // The saved trace is now the shrunk one: its verdict (the same crash, the
                         // numbers in its message maybe not) and events are the finding's.
                         entry.shrink = .shrunk(report)
+                        entry.decisions.saved = report.after.decisions
                         entry.verdict = report.verdict
                         entry.eventCount = report.after.events
-                    } else {
-                        entry.shrink = .notReproduced
+                    case .notReproduced: entry.shrink = .notReproduced
+                    case .trapped(let why), .failed(_, let why):
+                        entry.shrink = .notShrunk("the shrinking process stopped (\(why))")
+                    case .interrupted: entry.shrink = .notShrunk("the shrinking process stopped (interrupted)")
                     }
                 }
             }
@@ -312,24 +344,19 @@ public struct FindingCampaign: Sendable {
 extension FindingCampaign {
     /// Planning a campaign runs the `fifo` schedule once (the step estimate `pct` and `delay` spread
     /// their change points over, the coverage goals). That run is the model's code like any other:
-    /// this records it first in a child (seed 0), and when it traps, the campaign's finding is that
-    /// crash, saved with its trace in `directory`. Nil when it did not trap (or when there are no
-    /// children, or no usable `$TMPDIR` to probe in): the campaign plans in this process, as always.
-    /// `plan` is the campaign's plan before its estimate is probed.
-    package static func fifoCrash(plan: RunPlan, directory: String) throws(SimEngineError) -> SavedFinding? {
-        guard ChildProcess.isAvailable else { return nil }
-        let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: StrategySpec.plainOrder.description, noise: plan.noise,
-            estimatedSteps: 1, carriers: plan.carriers)
-        guard let probe = try? DeterminismCheck.temporaryTracePath("probe") else { return nil }
-        defer { unlink(probe) }
-        // A probe that cannot be recorded is no finding: the plan probes here, as it always did, and
-        // the findings' own traces say what they can.
-        guard (try? recording.record(seed: 0, to: probe))?.crashed == true else { return nil }
+    /// when it trapped in the child that planned the campaign (``Isolation/plan(_:in:)``), this
+    /// records it again in a child (seed 0) and the campaign's finding is that crash, saved with its
+    /// trace in `directory`. `plan` is the campaign's plan, before its estimate is learned.
+    package static func fifoCrash(plan: RunPlan.Descriptor, directory: String, launcher: ProcessLauncher)
+        throws(SimEngineError) -> SavedFinding
+    {
+        var fifo = plan.with(strategy: .plainOrder, prefix: nil)
+        fifo.estimatedSteps = 1
+        let recording = IsolatedRecording(plan: fifo, launcher: launcher)
         let trimmed = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        let wanted = "\(trimmed)/" + findingFileName(plan.scenario.name, plan.variant, oracle: "crashed", suffix: "")
+        let wanted = "\(trimmed)/" + findingFileName(plan.scenario, plan.variant, oracle: "crashed", suffix: "")
         let identity = FindingStore.Identity(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: StrategySpec.plainOrder.description, seed: 0)
+            scenario: plan.scenario, variant: plan.variant, strategy: StrategySpec.plainOrder.description, seed: 0)
         var entry = SavedFinding(kind: .crash, seed: 0, verdict: .crashed("the fifo schedule trapped"))
         let (recorded, path) = try FindingStore(warn: { entry.warnings.append($0) }).save(
             to: wanted, identity: identity

@@ -135,12 +135,13 @@ package struct FindingStore {
     /// Creates the claim file `lock`; a claim left by a process that no longer runs (killed) is taken over.
     private static func take(_ lock: String) -> Bool {
         for _ in 0..<2 {
-            let fd = open(lock, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            if fd >= 0 {
-                let pid = Array("\(getpid())\n".utf8)
-                _ = pid.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            do {
+                let fd = try SystemIO.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
+                try? SystemIO.writeAll(fd, Array("\(getpid())\n".utf8))
                 close(fd)
                 return true
+            } catch {
+                errno = error.rawValue
             }
             guard errno == EEXIST, let owner = try? AtomicFile.read(lock, limit: 64),
                 let line = String(decoding: owner, as: UTF8.self).split(separator: "\n").first,

@@ -4,7 +4,7 @@
 /// exactly the seeds one machine would, each seed once. Workers (threads or processes) claim indices
 /// in chunks of `chunkSize` from one shared counter: one atomic add per chunk, and a worker that gets
 /// less of the machine takes fewer chunks instead of holding the campaign up.
-public struct SeedSpace: Sendable, Equatable {
+public struct SeedSpace: Sendable, Equatable, Codable {
     /// The seeds to run; the upper bound is ignored when `bounded` is false (a `--time` campaign).
     public var seeds: Range<UInt64>
     /// This shard, 0-based.

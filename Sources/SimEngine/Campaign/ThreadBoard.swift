@@ -9,6 +9,7 @@ package final class ThreadBoard: CampaignBoard {
     private let stop = Atomic<UInt64>(.max)
     private let lanes: [Lane]
     private let goals: Int
+    private let cancellation: Cancellation
 
     /// One worker's own counts.
     private final class Lane: Sendable {
@@ -24,10 +25,12 @@ package final class ThreadBoard: CampaignBoard {
         var lockOrder = LockOrderTable()
     }
 
-    /// A board for `workers` threads of a plan with `goals` coverage goals.
-    package init(workers: Int, goals: Int) {
+    /// A board for `workers` threads of a plan with `goals` coverage goals, interrupted when
+    /// `cancellation` says so.
+    package init(workers: Int, goals: Int, cancellation: Cancellation = .never) {
         precondition(workers >= 1, "a campaign needs a worker")
         self.goals = goals
+        self.cancellation = cancellation
         lanes = (0..<workers).map { _ in Lane(goals: goals) }
     }
 
@@ -37,8 +40,8 @@ package final class ThreadBoard: CampaignBoard {
 
     package var stopSeed: UInt64 { stop.load(ordering: .relaxed) }
     package func lowerStopSeed(to seed: UInt64) { stop.lowerStopLine(to: seed) }
-    /// Only Ctrl-C or SIGTERM interrupts threads (`Interruption`).
-    package var isInterrupted: Bool { Interruption.isRequested }
+    /// Only the campaign's cancellation (Ctrl-C or SIGTERM, for a command) interrupts threads.
+    package var isInterrupted: Bool { cancellation.isRequested }
     /// A thread that traps takes the process with it: nothing would read which seed it was running.
     package func setInFlight(_ worker: Int, _ index: UInt64?) {}
 

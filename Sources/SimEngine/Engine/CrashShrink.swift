@@ -10,7 +10,7 @@ import SystemPackage
     import Darwin
 #endif
 
-/// Shrinks a crash trace: every candidate schedule runs in a child (`simrun _record`), where its trap
+/// Shrinks a crash trace: every candidate schedule runs in a child (``ChildJob/record(_:)``), where its trap
 /// ends only that child and the parent seals the candidate's trace up to it. A candidate keeps the
 /// recorded schedule's first K decisions (followed by job identity, as `fuzz --from --keep K` does)
 /// and lets `fifo` choose the rest; the smallest K found by bisection whose run is the same crash
@@ -22,21 +22,22 @@ import SystemPackage
 /// debug build's with one). That run's place, named the way this build names it, is then the place
 /// every candidate must match, so a smaller trace of another crash is never kept.
 package enum CrashShrink {
-    /// Shrinks the crash trace `input` (of `plan`) and records the shrunk run at `path`; nil when the
-    /// whole recorded schedule is not the recorded crash on this build.
-    package static func shrink(_ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String)
-        throws(SimEngineError) -> ShrinkReport?
-    {
+    /// Shrinks the crash trace `input` (of `plan`) and records the shrunk run at `path`, every
+    /// candidate in a child `launcher` starts; nil when the whole recorded schedule is not the
+    /// recorded crash on this build.
+    package static func shrink(
+        _ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String, launcher: ProcessLauncher
+    ) throws(SimEngineError) -> ShrinkReport? {
         let recorded = try CrashPlace(path: input.path, footer: footer)
         let before = counts(input, footer)
+        let base = try plan.descriptor()
         var runs = 0
         // Records the candidate keeping `keep` decisions into `output`; its place when it crashed.
         func record(_ keep: Int, to output: String) throws(SimEngineError) -> CrashPlace? {
             runs += 1
             let recording = IsolatedRecording(
-                scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.plainOrder.description,
-                noise: plan.noise, prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps,
-                carriers: plan.carriers)
+                plan: base.with(strategy: .plainOrder, prefix: .init(source: input.path, keep: keep)),
+                launcher: launcher)
             let outcome = try recording.record(seed: input.header.seed, to: output)
             guard outcome.crashed else { return nil }
             return try CrashPlace(path: output)

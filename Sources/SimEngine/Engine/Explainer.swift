@@ -130,18 +130,32 @@ package final class DecisionClock: EventSink {
 }
 
 extension Explainer {
+    /// Explains the trace's failure where `isolation` runs the code: a crash with every re-fuzzed run
+    /// in a child of its own (``explainCrash(launcher:progress:)``; a crash cannot be explained
+    /// without one), any other failure here (``explain(progress:)``).
+    package func explain(isolation: Isolation, progress: (Int, Int) -> Void = { _, _ in }) throws(SimEngineError)
+        -> Explanation
+    {
+        guard input.footer?.verdict.isCrash == true else { return explain(progress: progress) }
+        let launcher = try isolation.launcher(for: "\(input.path): the recorded run crashed; explaining it")
+        return try explainCrash(launcher: launcher, progress: progress)
+    }
+
     /// Explains a crash: the same table as ``explain(progress:)``, but every re-fuzzed run is
-    /// recorded in a child process (`simrun _record`, random after the kept prefix), where a trap
+    /// recorded in a child process (``ChildJob/record(_:)``, random after the kept prefix), where a trap
     /// ends only that child. A run counts when it is the trace's crash: the same ``CrashPlace`` (the
     /// same job, the same message where both have one, the same functions where both name them, so
     /// a release build's runs count for a debug build's trace). The trace's schedule is not re-run
     /// here (it traps),
-    /// so rows carry no offer; each decision's time is read from the trace. Needs a binary built on
-    /// `SimRun.main` (process isolation); `runs` children per decision.
-    package func explainCrash(progress: (Int, Int) -> Void = { _, _ in }) throws(SimEngineError) -> Explanation {
+    /// so rows carry no offer; each decision's time is read from the trace. `runs` children per
+    /// decision, started by `launcher`.
+    package func explainCrash(launcher: ProcessLauncher, progress: (Int, Int) -> Void = { _, _ in })
+        throws(SimEngineError) -> Explanation
+    {
         let tape = input.tape
         let times = try Self.decisionTimes(path: input.path)
         let recorded = try CrashPlace(path: input.path)
+        let base = try plan.descriptor()
         let scratch = try DeterminismCheck.temporaryTracePath("crash-explain")
         defer { unlink(scratch) }
         var rates: [Int] = []
@@ -150,8 +164,8 @@ extension Explainer {
             var failing = 0
             for seed in 0..<UInt64(runs) {
                 let recording = IsolatedRecording(
-                    scenario: input.header.scenario, variant: plan.variant, strategy: StrategySpec.uniformSampling.description, noise: plan.noise,
-                    prefix: (input.path, keep), estimatedSteps: plan.estimatedSteps)
+                    plan: base.with(strategy: .uniformSampling, prefix: .init(source: input.path, keep: keep)),
+                    launcher: launcher)
                 let outcome = try recording.record(seed: seed, to: scratch)
                 defer { unlink(scratch) }
                 if outcome.crashed, try recorded.isSameCrash(as: CrashPlace(path: scratch)) { failing += 1 }

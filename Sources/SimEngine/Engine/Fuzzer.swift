@@ -25,6 +25,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         package var runMarker: RunMarker?
         /// In-order campaigns re-run to record one run: which, and its sink (the campaign stops after it).
         package var recording: InOrderRecording?
+        /// Asked between runs: once requested, the campaign stops and reports what ran.
+        package var cancellation: Cancellation = .never
 
         /// A configuration; `jobs` below 1 is taken as 1.
         public init(
@@ -63,6 +65,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         public var steps: Int
         /// Runs that failed this way.
         public var occurrences: Int
+        /// The trace the failing run was recorded in by a child process (nil: run in this process).
+        package var trace: String? = nil
     }
 
     /// A seed whose run trapped, taking its worker process down.
@@ -128,7 +132,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
     private func runOutcome(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
         if !plan.strategy.campaignShape.isIndependent { return runInOrder(progress: progress) }
         let goals = plan.goals()
-        let board = ThreadBoard(workers: configuration.jobs, goals: goals.count)
+        let board = ThreadBoard(
+            workers: configuration.jobs, goals: goals.count, cancellation: configuration.cancellation)
         let start = ContinuousClock.now
         let worker = CampaignWorker(
             plan: plan, space: configuration.space, keepGoing: configuration.keepGoing,
@@ -147,9 +152,15 @@ public struct Fuzzer: Sendable, CampaignExecutor {
                         (ContinuousClock.now - start).seconds)
                 })
         }
-        return CampaignOutcome(
-            tally: board.tally(), plan: plan, goals: goals, keepGoing: configuration.keepGoing,
-            seconds: (ContinuousClock.now - start).seconds, interrupted: Interruption.isRequested)
+        // Each failure's lowest seed runs again here for its tape (this process runs the code).
+        return CampaignOutcome.assemble(
+            tally: board.tally(), goals: goals, keepGoing: configuration.keepGoing,
+            seconds: (ContinuousClock.now - start).seconds, interrupted: configuration.cancellation.isRequested
+        ) { seed in
+            let result = plan.run(seed: seed, strategy: plan.makeStrategy())
+            return CampaignOutcome.Rerun(
+                verdict: result.verdict, tape: result.tape, steps: result.steps, digest: result.digest.value)
+        }
     }
 
     /// `dfs` walks one tree, so it runs on one thread until the space under its bound is exhausted. Its
@@ -175,7 +186,7 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         while dfs?.hasMore ?? true, runs < maxRuns {
             // A recording re-run goes to its run whatever the clock says: it must learn the same.
             if configuration.recording == nil, let deadline, ContinuousClock.now >= deadline { break }
-            if Interruption.isRequested { break }
+            if configuration.cancellation.isRequested { break }
             let next = dfs == nil ? configuration.space.seed(at: UInt64(runs)) : UInt64(runs)
             guard let seed = next else { break }
             configuration.runMarker?.mark(run: runs, seed: seed)
@@ -208,7 +219,8 @@ public struct Fuzzer: Sendable, CampaignExecutor {
             goalCounts: goalTally.counts(for: goals.count), seconds: (ContinuousClock.now - start).seconds,
             exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [],
             learning: (strategy as? any CampaignLearner)?.learningNote, explored: explored)
-        return CampaignOutcome(report: report, crashes: [], interrupted: Interruption.isRequested, nondeterministic: [])
+        return CampaignOutcome(
+            report: report, crashes: [], interrupted: configuration.cancellation.isRequested, nondeterministic: [])
     }
 }
 

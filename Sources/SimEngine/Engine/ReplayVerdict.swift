@@ -9,7 +9,7 @@ import SimCore
 /// ``crashed(message:atEvent:)``. Either way it can be ``inconclusive(_:)`` (the recording, or the
 /// part of it that could be followed, does not decide) or ``damaged(message:eventsCompared:)`` (the
 /// file breaks off in unreadable bytes).
-public enum ReplayVerdict: Sendable, Equatable {
+public enum ReplayVerdict: Sendable, Equatable, Codable {
     /// Every recorded event was replayed, in order, to the recorded verdict and digest.
     case identical
     /// The replay departed from the recording at `atEvent`; `lines` show both sides around it.
@@ -59,7 +59,7 @@ public enum ReplayVerdict: Sendable, Equatable {
 }
 
 /// Why a replay is inconclusive.
-public enum InconclusiveReason: Sendable, Equatable {
+public enum InconclusiveReason: Sendable, Equatable, Codable {
     /// The recording was cut short: its prefix (`eventsCompared` events) was replayed and matched,
     /// but the recorded verdict was never reached, so nothing about the run as a whole is known.
     case truncated(eventsCompared: UInt64)
@@ -105,7 +105,7 @@ public enum InconclusiveReason: Sendable, Equatable {
 ///
 /// `cancelled` (for `missing` and `vanished`): every job that never ran was cancelled: its lane ran
 /// `<its label>.cancelled` instead (a `Task.sleep` cut short by `Task.cancel()` does).
-public struct UnfollowedDecision: Sendable, Equatable {
+public struct UnfollowedDecision: Sendable, Equatable, Codable {
     /// Its number, as `show` numbers decisions (from 1).
     public var number: Int
     /// `lane/label#n before lane/label#m`.
@@ -148,7 +148,7 @@ public struct UnfollowedDecision: Sendable, Equatable {
 
 /// The evidence of the "fix removes the race" rule: the recorded races that cannot happen on the
 /// other variant, and the campaign run on that variant instead of the replay.
-public struct RaceRemoved: Sendable, Equatable {
+public struct RaceRemoved: Sendable, Equatable, Codable {
     /// The non-fifo decisions that could not be followed, each showing the race removed.
     public var unfollowed: [UnfollowedDecision]
     /// The campaign's strategy (`pct`) and seeds.
@@ -193,7 +193,7 @@ public struct RaceRemoved: Sendable, Equatable {
 }
 
 /// Everything one replay established: the ``ReplayVerdict`` and the facts it rests on.
-public struct ReplayReport: Sendable, Equatable {
+public struct ReplayReport: Sendable, Equatable, Codable {
     /// The verdict.
     public var verdict: ReplayVerdict
     /// The trace replayed.

@@ -27,32 +27,40 @@ public struct RunPlan: Sendable {
     /// estimate instead of probing (`goals()` runs a probe then).
     public var goalNames: [String]?
 
-    /// Plans runs (of `scenario` with `noise` noise lanes, on `carriers`), learning the step estimate
-    /// from one `fifo` run of the scenario as the runs will run it: under `--preempt` lock points are
-    /// steps, so a probe without them would plan another run than a probe in another process plans.
+    /// Plans runs with a step estimate known already (a child process gets its parent's, a replay its
+    /// recording's), on `carriers`, with the coverage goals when they are known. Runs nothing: an
+    /// initializer never runs the scenario. To learn the estimate, plan with ``probed(scenario:variant:strategy:noise:carriers:)``
+    /// (here) or through an ``Isolation`` (in a child, where a trap is a finding).
     public init(
-        scenario: Scenario, variant: String, strategy: StrategySpec, noise: Int = 0, carriers: CarrierMode = .off
+        scenario: Scenario, variant: String, strategy: StrategySpec, estimatedSteps: Int, noise: Int = 0,
+        carriers: CarrierMode = .off, goals: [String]? = nil
     ) {
         baseScenario = scenario
-        let scenario = scenario.withNoise(lanes: noise, variants: [variant]).running(on: carriers)
-        self.scenario = scenario
-        self.variant = variant
-        self.strategy = strategy
-        self.noise = max(0, noise)
-        self.carriers = carriers
-        let probe = scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy())
-        estimatedSteps = max(probe.steps, 1)
-        goalNames = probe.goals
-    }
-
-    /// Plans runs with a step estimate learned elsewhere (a fuzz worker gets its parent's): no probe.
-    public init(scenario: Scenario, variant: String, strategy: StrategySpec, estimatedSteps: Int, noise: Int = 0) {
-        baseScenario = scenario
-        self.scenario = scenario.withNoise(lanes: noise, variants: [variant])
+        self.scenario = scenario.withNoise(lanes: noise, variants: [variant]).running(on: carriers)
         self.variant = variant
         self.strategy = strategy
         self.noise = max(0, noise)
         self.estimatedSteps = max(estimatedSteps, 1)
+        self.carriers = carriers
+        goalNames = goals
+    }
+
+    /// Plans runs (of `scenario` with `noise` noise lanes, on `carriers`) by running its `fifo`
+    /// schedule once, **in this process**: the run length `pct` and `delay` spread their change points
+    /// over, and the coverage goals. The fifo run is the user's code like any other and may trap:
+    /// where a child process exists, plan through ``Isolation/plan(_:in:)`` instead. The probe runs
+    /// as the runs will run (under `--preempt` lock points are steps), so every process that plans
+    /// the same descriptor plans the same runs.
+    public static func probed(
+        scenario: Scenario, variant: String, strategy: StrategySpec, noise: Int = 0, carriers: CarrierMode = .off
+    ) -> RunPlan {
+        var plan = RunPlan(
+            scenario: scenario, variant: variant, strategy: strategy, estimatedSteps: 1, noise: noise,
+            carriers: carriers)
+        let probe = plan.scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy())
+        plan.estimatedSteps = max(probe.steps, 1)
+        plan.goalNames = probe.goals
+        return plan
     }
 
     /// This plan with `lanes` noise lanes instead of its own (the step estimate is kept).
@@ -63,7 +71,8 @@ public struct RunPlan: Sendable {
         return copy
     }
 
-    /// The scenario's coverage goals, in declaration order (from the probe when there was one).
+    /// The scenario's coverage goals, in declaration order: the planning probe's when there was one,
+    /// else from a `fifo` run here (the user's code: plans that cross to children carry their goals).
     public func goals() -> [String] {
         goalNames ?? scenario.run(variant: variant, seed: 0, strategy: FIFOStrategy()).goals
     }

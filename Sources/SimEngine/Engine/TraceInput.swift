@@ -89,15 +89,14 @@ public struct TraceInput {
                 "\(path): at byte 0: expected a known strategy (the header names '\(header.strategy)')")
         }
         let lanes = try noise(of: header, path: path)
-        // The recording's own step estimate when it names one: no fifo probe run, which would trap
-        // here when the recorded crash is on the fifo schedule itself.
         let recorded = try carriers(of: header, path: path)
-        var plan =
-            estimatedSteps(of: header).map {
-                RunPlan(scenario: scenario, variant: chosen, strategy: spec, estimatedSteps: $0, noise: lanes)
-            } ?? RunPlan(scenario: scenario, variant: chosen, strategy: spec, noise: lanes, carriers: recorded)
-        plan.carriers = recorded
-        return plan
+        // The recording's own step estimate when it names one (simrun's recordings all do): no fifo
+        // probe run, which would trap here when the recorded crash is on the fifo schedule itself.
+        guard let steps = estimatedSteps(of: header) else {
+            return RunPlan.probed(scenario: scenario, variant: chosen, strategy: spec, noise: lanes, carriers: recorded)
+        }
+        return RunPlan(
+            scenario: scenario, variant: chosen, strategy: spec, estimatedSteps: steps, noise: lanes, carriers: recorded)
     }
 }
 

@@ -10,7 +10,7 @@ import SimTrace
 #endif
 
 /// A replay to decide: a trace, and the variant and noise to replay it with (nil: the recording's).
-public struct ReplayRequest: Sendable, Equatable {
+public struct ReplayRequest: Sendable, Equatable, Codable {
     /// The `.simtrace` file.
     public var trace: String
     /// Another variant to follow the schedule on; nil (or the recorded one) compares events.
@@ -75,8 +75,8 @@ public struct ReplayRequest: Sendable, Equatable {
 ///   re-run wherever it made the same picks. On a schedule read from the file a job that no longer
 ///   runs may only have moved, so `missing` and `vanished` show the race removed only when that
 ///   job was cancelled.
-/// - ``decideIsolated(_:catalog:executable:)`` runs the replay in a child process, so a model that
-///   traps is a `crashed` (or, on the recorded variant, compared) outcome, never the end of the host.
+/// - ``decide(_:catalog:isolation:)`` runs the replay in a child process, so a model that traps is
+///   a `crashed` (or, on the recorded variant, compared) outcome, never the end of the host.
 public enum TraceReplay {
     /// The seeds of the campaign the "fix removes the race" rule runs on the other variant.
     public static let raceRemovedSeeds: Range<UInt64> = 0..<500
@@ -85,7 +85,7 @@ public enum TraceReplay {
     static let noTimeout: Double = 365 * 24 * 3600
 
     /// Decides the replay in this process. A model that traps takes this process down: use
-    /// ``decideIsolated(_:catalog:executable:)`` wherever that is possible.
+    /// ``decide(_:catalog:isolation:)`` wherever a child process is possible.
     ///
     /// Throws for input that cannot be replayed at all: a missing file (`missingInput`), an
     /// unreadable header, an unknown scenario, variant or strategy, and (on another variant, where
@@ -283,42 +283,42 @@ extension UnfollowedDecision {
 }
 
 extension TraceReplay {
-    /// Decides the replay in a child process of `executable` (nil: this very executable, which must
-    /// be built on `SimRun.main`), so that a model that traps ends the child, never this process.
+    /// Decides the replay where `isolation` runs the code: in a child process (``ChildJob/replay(_:)``)
+    /// when there is a launcher, so that a model that traps ends the child, never this process;
+    /// here otherwise, where a trace that records a crash is refused (its replay would trap this
+    /// process: the one "needs a child" error).
     ///
-    /// The child (`simrun _replay`) decides as ``decide(_:catalog:)`` would and sends the report
-    /// back as one typed record. When the child dies of a signal, the schedule is recorded again in
-    /// a child that checkpoints every record (sealed up to the trap), and that recording decides:
-    /// on the recorded variant its events are compared with the trace's (`identical` only when the
-    /// recording crashed the same way, the same `CrashPlace`; a truncated recording whose prefix matched is
+    /// The child decides as ``decide(_:catalog:)`` would and sends the report back as one typed
+    /// record. When the child dies of a signal, the schedule is recorded again in a child that
+    /// checkpoints every record (sealed up to the trap), and that recording decides: on the recorded
+    /// variant its events are compared with the trace's (`identical` only when the recording crashed
+    /// the same way, the same `CrashPlace`; a truncated recording whose prefix matched is
     /// `inconclusive`), on another variant it is `crashed`.
-    public static func decideIsolated(_ request: ReplayRequest, catalog: ScenarioCatalog, executable: String? = nil)
+    public static func decide(_ request: ReplayRequest, catalog: ScenarioCatalog, isolation: Isolation)
         throws(SimEngineError) -> ReplayReport
     {
-        var arguments = ["_replay", request.trace]
-        if let variant = request.variant { arguments += ["--variant", variant] }
-        if let noise = request.noise { arguments += ["--noise", String(noise)] }
-        if let build = request.build { arguments += ["--build", build] }
-        if request.judgeUnknownBuild { arguments.append("--judge-unknown-build") }
-        // As long as the replay takes (a long trace may take minutes): a kill is never mistaken for a trap.
-        let output = try ChildProcess.run(arguments, executable: executable, timeoutSeconds: Self.noTimeout)
-        if case .exited = output.termination {
-            let line = output.stdout.split(separator: "\n").last.map(String.init) ?? ""
-            switch ReplayChildRecord(decoding: line) {
-            case .report(let report): return report
-            case .failure(let kind, let message): throw SimEngineError(kind, message)
-            case nil:
-                let why = output.stderr.split(separator: "\n").first.map(String.init) ?? output.termination.description
-                throw SimEngineError(.failed, "the replay child process sent no verdict: \(why)")
+        guard let launcher = isolation.launcher else {
+            if case .footer(let footer) = TraceEnding.read(path: request.trace), footer.verdict.isCrash {
+                _ = try isolation.launcher(for: "\(request.trace) records a crash: replaying it")
             }
+            return try decide(request, catalog: catalog)
         }
-        return try crashRoute(request, catalog: catalog, executable: executable, termination: output.termination)
+        // As long as the replay takes (a long trace may take minutes): a kill is never mistaken for a trap.
+        let run = try launcher.run(.replay(request), timeoutSeconds: Self.noTimeout)
+        if case .exited = run.termination {
+            for case .replayed(let report) in run.replies { return report }
+            if let failure = run.failure { throw failure }
+            let why = run.stderr.split(separator: "\n").first.map(String.init) ?? run.termination.description
+            throw SimEngineError(.failed, "the replay child process sent no verdict: \(why)")
+        }
+        return try crashRoute(request, catalog: catalog, launcher: launcher, termination: run.termination)
     }
 
     /// The replay's process died: record the schedule again in a child sealed up to the trap, and
     /// decide from that recording.
     private static func crashRoute(
-        _ request: ReplayRequest, catalog: ScenarioCatalog, executable: String?, termination: ChildProcess.Termination
+        _ request: ReplayRequest, catalog: ScenarioCatalog, launcher: ProcessLauncher,
+        termination: ChildProcess.Termination
     ) throws(SimEngineError) -> ReplayReport {
         let input = try TraceInput(path: request.trace)
         let recordedNoise = try TraceInput.noise(of: input.header, path: request.trace)
@@ -328,20 +328,20 @@ extension TraceReplay {
         let otherBuild = request.isOtherBuild(than: input.header.build)
         let onOther = plan.variant != input.header.variant || plan.noise != recordedNoise || otherBuild
         // Recorded again the way the child replayed it: by identity on another variant or noise.
-        let recording = IsolatedRecording(
-            scenario: input.header.scenario, variant: plan.variant, strategy: input.header.strategy, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps, executable: executable, carriers: plan.carriers)
+        let recording = IsolatedRecording(plan: try plan.descriptor(), launcher: launcher)
+        let schedule: ChildJob.Record.Schedule =
+            !onOther
+            ? .decisions(of: request.trace)
+            : otherBuild ? .otherBuild(of: request.trace, fileOnly: false) : .identities(of: request.trace)
         let again: IsolatedRecording.Outcome
         do {
-            again = try recording.record(
-                seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: otherBuild,
-                to: path, timeoutSeconds: noTimeout)
+            again = try recording.record(seed: input.header.seed, schedule: schedule, to: path, timeoutSeconds: noTimeout)
         } catch where otherBuild && error.kind == .failed {
             // Another build's recording, re-run here to read its schedule, trapped before the run to
             // record began: follow the schedule the file alone gives.
             again = try recording.record(
-                seed: input.header.seed, tapeFrom: request.trace, byIdentity: onOther, scheduleFromTrace: true,
-                fileScheduleOnly: true, to: path, timeoutSeconds: noTimeout)
+                seed: input.header.seed, schedule: .otherBuild(of: request.trace, fileOnly: true), to: path,
+                timeoutSeconds: noTimeout)
         }
         let verdict: ReplayVerdict
         var compared: UInt64 = 0

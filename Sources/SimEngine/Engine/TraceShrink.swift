@@ -2,7 +2,7 @@ import SimCore
 import SimTrace
 
 /// The sizes of a run a shrink compares before and after.
-public struct ShrinkCounts: Sendable, Equatable {
+public struct ShrinkCounts: Sendable, Equatable, Codable {
     /// Decisions, those that depart from fifo, events and steps.
     public var decisions: Int
     /// Decisions that depart from fifo.
@@ -28,7 +28,7 @@ public struct ShrinkCounts: Sendable, Equatable {
 }
 
 /// What a shrink did: how many runs it took, the sizes before and after, and the failure kept.
-public struct ShrinkReport: Sendable, Equatable {
+public struct ShrinkReport: Sendable, Equatable, Codable {
     /// Candidate runs tried.
     public var runs: Int
     /// The run as found.
@@ -77,5 +77,66 @@ public enum TraceShrink {
         return ShrinkReport(
             runs: outcome.runs, before: ShrinkCounts(outcome.original), after: ShrinkCounts(recorded),
             verdict: recorded.verdict)
+    }
+}
+
+extension TraceShrink {
+    /// How shrinking ended where it ran.
+    package enum Outcome: Equatable {
+        /// Shrunk into the output.
+        case shrunk(ShrinkReport)
+        /// The failure did not reproduce (a crash: not the recorded crash on this build).
+        case notReproduced
+        /// A candidate schedule trapped and took the shrinking child down, with the trap's message.
+        case trapped(String)
+        /// The cancellation passed on to the child stopped it.
+        case interrupted
+        /// Shrinking could not be done (the child's failure, with its kind).
+        case failed(SimEngineError.Kind, String)
+    }
+
+    /// The one shrinking entry, wherever `isolation` runs the code: a crash's candidates each in a
+    /// child of their own (`CrashShrink`: a crash cannot be shrunk without a launcher), any other
+    /// failure in one child (a candidate may trap; with `passingCancellation` it stops like the
+    /// command it works for), or here.
+    package static func shrink(
+        _ input: TraceInput, footer: TraceFooter, plan: RunPlan, to path: String, isolation: Isolation,
+        passingCancellation: Bool = false, timeoutSeconds: Double = 300
+    ) throws(SimEngineError) -> Outcome {
+        if footer.verdict.isCrash {
+            let launcher = try isolation.launcher(for: "\(input.path): the recorded run crashed; shrinking it")
+            return try CrashShrink.shrink(input, footer: footer, plan: plan, to: path, launcher: launcher)
+                .map { .shrunk($0) } ?? .notReproduced
+        }
+        guard let launcher = isolation.launcher else {
+            return try shrink(input, footer: footer, plan: plan, to: path).map { .shrunk($0) } ?? .notReproduced
+        }
+        let run = try launcher.run(
+            .shrink(.init(plan: try plan.descriptor(), trace: input.path, out: path)), timeoutSeconds: timeoutSeconds,
+            passingCancellation: passingCancellation)
+        if case .signaled = run.termination {
+            return run.cancelled ? .interrupted : .trapped(run.trapMessage ?? run.termination.description)
+        }
+        if run.cancelled && run.termination != .exited(0) { return .interrupted }
+        for reply in run.replies.reversed() {
+            switch reply {
+            case .shrunk(let report): return .shrunk(report)
+            case .notReproduced: return .notReproduced
+            case .failure(let kind, let message): return .failed(kind, message)
+            default: continue
+            }
+        }
+        throw SimEngineError(.failed, "the shrinking process \(run.termination) without its record")
+    }
+}
+
+extension ChildJob.Shrink {
+    /// The child's work: shrinks `trace` into `out`.
+    func perform(_ plan: RunPlan) throws(SimEngineError) -> ChildReply {
+        let input = try TraceInput(path: trace)
+        guard let footer = input.footer, footer.verdict.isFailure else {
+            throw .usage("\(trace): no failure to shrink")
+        }
+        return try TraceShrink.shrink(input, footer: footer, plan: plan, to: out).map { .shrunk($0) } ?? .notReproduced
     }
 }

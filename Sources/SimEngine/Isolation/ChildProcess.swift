@@ -13,18 +13,17 @@ import SystemPackage
     import MachO  // _NSGetExecutablePath
 #endif
 
-/// A child process of this very executable, so that a user's own binary built on
-/// `SimRun.main(scenarios:)` re-runs itself with the same scenario catalog.
+/// A child process: this very executable (a user's own binary built on `SimRun.main(scenarios:)`
+/// re-runs itself with the same scenario catalog), another one built on it, or a program shipped
+/// beside it. Children isolate what can kill a process: a model that traps takes its child down,
+/// never the command the user ran.
 ///
-/// Children isolate what can kill a process: a model that traps takes its child down, never the
-/// command the user ran.
-///
-/// Children run to the end go through swift-subprocess (`ChildProcess+Subprocess.swift`). This file
-/// is the one with `posix_spawn`, pipes and `poll` (POSIX, with the Linux/Darwin differences behind
-/// `#if`), for the fuzz workers, where swift-subprocess does not fit: a worker inherits the shared
-/// board on descriptor 3 (swift-subprocess 1.0.2 passes only stdin, stdout and stderr), and the
-/// supervisor multiplexes the pipes of many workers in one synchronous loop that also watches
-/// Ctrl-C and replaces dead workers (its API is `async`, one task per child).
+/// The one place simrun starts processes: `posix_spawn` (the child in its own process group, its
+/// environment pinned), pipes read with `poll` on the calling thread (no task, no other thread:
+/// safe from any caller, a test on the cooperative pool included). POSIX, with the Linux/Darwin
+/// differences behind `#if`. A fuzz worker inherits the campaign board on descriptor 3, and the
+/// supervisor multiplexes many workers' pipes in one loop (`WorkerPool`); every other child is run
+/// to its end by ``run(_:input:executable:captureOutput:timeoutSeconds:environment:cancellation:)``.
 package struct ChildProcess {
     /// How a child ended.
     package enum Termination: Equatable, CustomStringConvertible {
@@ -49,10 +48,12 @@ package struct ChildProcess {
         package var termination: Termination
         package var stdout: String
         package var stderr: String
+        /// A cancellation was passed on to the child while it ran.
+        package var cancelled = false
     }
 
     package let pid: pid_t
-    /// The read ends of the child's stdout and stderr, -1 once closed.
+    /// The read ends of the child's stdout and stderr, -1 once closed (or never piped).
     private var stdoutFD: Int32
     private var stderrFD: Int32
 
@@ -117,14 +118,19 @@ package struct ChildProcess {
 
     /// Set by `SimRun.main` only: then `executable` understands simrun's command line. A process
     /// that runs commands in-process (a test calling `SimRun.run`) is some other binary, which must
-    /// never be re-executed with simrun arguments. Process-wide on purpose: it describes the process.
-    private static let isSelfExecutable = Atomic<Bool>(false)
+    /// never be re-executed with simrun arguments. Process-wide on purpose: it describes the process
+    /// (which binary it is), not where work runs (an ``Isolation`` value says that).
+    private static let isSelf = Atomic<Bool>(false)
 
-    package static func markSelfExecutable() { isSelfExecutable.store(true, ordering: .relaxed) }
+    package static func markSelfExecutable() { isSelf.store(true, ordering: .relaxed) }
 
-    /// In one of simrun's own child processes (`_worker`, `_record`, …): ends this process when its
-    /// parent dies, however it dies, so that no child outlives the command the user ran.
-    /// Runs that never end are given up (`RunStallGuard`), so that no child outlives its usefulness.
+    /// Whether this process is a binary built on `SimRun.main` (its build id names a build of the
+    /// user's scenarios; it may start children of itself).
+    package static var isSelfExecutable: Bool { isSelf.load(ordering: .relaxed) }
+
+    /// In one of simrun's own child processes: ends this process when its parent dies, however it
+    /// dies, so that no child outlives the command the user ran. Runs that never end are given up
+    /// (`RunStallGuard`), so that no child outlives its usefulness.
     package static func bindLifetimeToParent() {
         simrun_die_with_parent()
         RunStallGuard.arm()
@@ -134,28 +140,35 @@ package struct ChildProcess {
     /// groups). Async-signal-safe: the interruption handler calls it before exiting at once.
     package static func killAllChildren() { _ = simrun_children_kill_all() }
 
-    /// Whether commands can run parts of their work in child processes (false when the command tree
-    /// runs inside another program, e.g. a test calling `SimRun.run`: then they run in-process).
-    package static var isAvailable: Bool { isSelfExecutable.load(ordering: .relaxed) }
+    /// The most a child's stdin (`input`) may hold: below every platform's pipe buffer (Linux 64 KiB,
+    /// Darwin 16 KiB at least), so writing it never waits for the child.
+    package static let maxInput = 8_192
 
-    /// Starts `simrun <arguments>` as a child in its own process group (a Ctrl-C on the terminal
-    /// reaches only the parent, which stops children in order). `inherit` maps child fds to ours.
-    /// `input`, when given, is the child's whole stdin (at most `maxInput` bytes: it is written into
-    /// the pipe before the child reads it, so it must fit the pipe's buffer); else stdin is /dev/null.
-    static func spawn(
-        _ arguments: [String], inherit: [(child: Int32, parent: Int32)] = [], input: [UInt8]? = nil,
-        executable other: String? = nil
+    /// What a child may print before the rest is dropped (a shrink prints a few lines; a trap a page).
+    private static let outputLimit = 16 << 20
+
+    /// Starts `<executable> <arguments>` (nil: this executable, which must be built on `SimRun.main`)
+    /// in its own process group (a Ctrl-C on the terminal reaches only the parent, which stops
+    /// children in order). `inherit` maps child descriptors to ours; `captureOutput` pipes stdout and
+    /// stderr to this process (else the child writes to ours). `input`, when given, is the child's
+    /// whole stdin (at most `maxInput` bytes, written before the child reads it); else stdin is
+    /// /dev/null. `environment` adds or replaces variables (the allocation bench's `LD_PRELOAD`).
+    package static func spawn(
+        _ arguments: [String], executable other: String? = nil, inherit: [(child: Int32, parent: Int32)] = [],
+        input: [UInt8]? = nil, captureOutput: Bool = true, environment extra: [String: String] = [:]
     ) throws(SimEngineError) -> ChildProcess {
-        precondition((input?.count ?? 0) <= maxInput, "a child's stdin is at most \(maxInput) bytes")
-        let executable = other ?? Self.executable
-        guard isSelfExecutable.load(ordering: .relaxed) || other != nil else {
+        guard (input?.count ?? 0) <= maxInput else {
+            throw SimEngineError(.usage, "a child's job is \(input?.count ?? 0) bytes (most \(maxInput)): is a path that long?")
+        }
+        guard isSelfExecutable || other != nil else {
             throw SimEngineError(
                 .usage, "this needs process isolation, which only a binary built on SimRun.main provides")
         }
+        let executable = other ?? Self.executable
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         var inPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0, input == nil || pipe(&inPipe) == 0 else {
+        guard !captureOutput || (pipe(&outPipe) == 0 && pipe(&errPipe) == 0), input == nil || pipe(&inPipe) == 0 else {
             let code = errno
             for fd in outPipe + errPipe + inPipe where fd >= 0 { close(fd) }
             throw SimEngineError(
@@ -177,43 +190,32 @@ package struct ChildProcess {
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        if captureOutput {
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        }
         for (child, parent) in inherit { posix_spawn_file_actions_adddup2(&actions, parent, child) }
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
 
+        // argv[0] stays the name the user ran, so a child prints the same command names.
         let argv = ([other ?? CommandLine.arguments.first ?? "simrun"] + arguments).map { strdup($0) }
         defer { for pointer in argv { free(pointer) } }
-        // The Swift backtracer takes a while and prints pages; a trapped child only needs its message.
-        // A child hashes with the pinned seed, so a `Set`'s order is the same in every process.
-        var environment = [strdup("SWIFT_BACKTRACE=enable=no"), strdup(HashSeed.environmentEntry)]
-        let inherited = Self.environment
-        var index = 0
-        while let entry = inherited[index] {
-            let text = String(cString: entry)
-            if !text.hasPrefix("SWIFT_BACKTRACE=") && !text.hasPrefix("\(HashSeed.environmentKey)=") {
-                environment.append(strdup(entry))
-            }
-            index += 1
-        }
+        let environment = childEnvironment(extra).map { strdup($0) }
         defer { for pointer in environment { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environment + [nil])
-        close(outPipe[1])
-        close(errPipe[1])
-        if inPipe[0] >= 0 { close(inPipe[0]) }
+        for fd in [outPipe[1], errPipe[1], inPipe[0]] where fd >= 0 { close(fd) }
         if let input, inPipe[1] >= 0 {
             // Fits the pipe's buffer (`maxInput`): written whole before the child reads a byte. A child
             // that failed to start reads nothing; its pipe end is closed, so this write fails, not blocks.
-            if status == 0 { Self.writeAll(input, to: inPipe[1]) }
+            if status == 0 { try? SystemIO.writeAll(inPipe[1], input) }
             close(inPipe[1])
         }
         guard status == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
+            for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
             throw SimEngineError(
                 .cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))\(Self.limitHint(status))")
         }
@@ -234,38 +236,87 @@ package struct ChildProcess {
         return "\(soft): simrun's child processes need more open files; raise the limit (ulimit -n 1024) or use fewer --jobs"
     }
 
-    /// Runs `<executable> <arguments>` to the end on this thread (spawn, poll both pipes, wait),
-    /// collecting its output; kills it after `timeoutSeconds`. No task and no other thread: safe
-    /// from any caller, including one on the cooperative pool.
-    package static func collect(
-        _ arguments: [String], input: [UInt8] = [], executable: String, timeoutSeconds: Double
+    /// The child's environment: this process's, without a backtracer (it takes a while and prints
+    /// pages; a trapped child only needs its message) and with the hash seed pinned (a `Set`'s order
+    /// is the same in every process), plus `extra`.
+    private static func childEnvironment(_ extra: [String: String]) -> [String] {
+        var entries = ["SWIFT_BACKTRACE=enable=no", HashSeed.environmentEntry]
+        var replaced = ["SWIFT_BACKTRACE", HashSeed.environmentKey]
+        // In the caller's order of keys, never a dictionary's.
+        for key in extra.keys.sorted() {
+            entries.append("\(key)=\(extra[key] ?? "")")
+            replaced.append(key)
+        }
+        let inherited = Self.environment
+        var index = 0
+        while let entry = inherited[index] {
+            let text = String(cString: entry)
+            let key = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+            if !replaced.contains(key) { entries.append(text) }
+            index += 1
+        }
+        return entries
+    }
+
+    /// Runs `<executable> <arguments>` to its end on this thread (spawn, poll the pipes, wait) and
+    /// says how it ended, with what it printed when `captureOutput` (else it printed to this
+    /// process's stdout and stderr). Killed after `timeoutSeconds`. When `cancellation` is requested
+    /// while it runs, it is passed on as SIGINT (a child stops like the command it works for) and
+    /// the child is killed if it has not ended 3 s later.
+    package static func run(
+        _ arguments: [String], input: [UInt8] = [], executable: String? = nil, captureOutput: Bool = true,
+        timeoutSeconds: Double = 300, environment: [String: String] = [:], cancellation: Cancellation? = nil
     ) throws(SimEngineError) -> Output {
-        var child = try spawn(arguments, input: input.isEmpty ? nil : input, executable: executable)
+        var child = try spawn(
+            arguments, executable: executable, input: input.isEmpty ? nil : input, captureOutput: captureOutput,
+            environment: environment)
         var out: [UInt8] = []
         var err: [UInt8] = []
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
         var killed = false
-        while !child.openStreams.isEmpty {
-            if !killed && ContinuousClock.now > deadline {
+        var passedOn: ContinuousClock.Instant?
+        var status: Int32?
+        while status == nil {
+            let now = ContinuousClock.now
+            if passedOn == nil, let cancellation, cancellation.isRequested {
+                kill(child.pid, SIGINT)
+                passedOn = now
+            }
+            if !killed && (now > deadline || passedOn.map { now - $0 > .seconds(3) } ?? false) {
                 kill(child.pid, SIGKILL)
                 killed = true
             }
             let streams = child.openStreams.map { ((), $0, child.descriptor($0)) }
-            for (_, stream) in waitForOutput(streams, timeoutMilliseconds: 500) {
+            if streams.isEmpty {
+                status = SystemIO.childStatus(child.pid, waiting: false)
+                if status == nil { usleep(20_000) }
+                continue
+            }
+            for (_, stream) in waitForOutput(streams, timeoutMilliseconds: 50) {
                 let bytes = child.read(stream)
-                if stream == .stdout { out += bytes } else { err += bytes }
+                if stream == .stdout {
+                    if out.count < outputLimit { out += bytes }
+                } else if err.count < outputLimit {
+                    err += bytes
+                }
             }
         }
+        simrun_children_remove(child.pid)
         return Output(
-            termination: child.wait(), stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self))
+            termination: termination(status ?? 0), stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self), cancelled: passedOn != nil)
     }
 
     /// Waits for the child to end.
     func wait() -> Termination {
-        let status = SystemIO.waitForChild(pid) ?? 0
+        let status = SystemIO.childStatus(pid, waiting: true) ?? 0
         simrun_children_remove(pid)
-        // The wait-status macros are not imported into Swift: decode the status by hand.
+        return Self.termination(status)
+    }
+
+    /// How a child ended, from its raw wait status (the wait-status macros are not imported into
+    /// Swift: decoded by hand).
+    private static func termination(_ status: Int32) -> Termination {
         let signal = status & 0x7F
         if signal == 0 { return .exited((status >> 8) & 0xFF) }
         return .signaled(signal)
@@ -285,7 +336,9 @@ package struct ChildProcess {
         default: "signal \(signal)"
         }
     }
+}
 
+extension ChildProcess {
     /// Installs the trap reporter in this process (a child of simrun's): a trap writes the functions
     /// it trapped in to stderr before the process dies of it (CSimInterpose's trap.c), for
     /// ``trapFrames(in:)``. Linux only; elsewhere nothing is installed and crashes are told apart
@@ -327,21 +380,7 @@ package struct ChildProcess {
         }
         return nil
     }
-}
 
-extension ChildProcess {
-    /// The most a child's stdin (`spawn(input:)`) may hold: below every platform's pipe buffer
-    /// (Linux 64 KiB, Darwin 16 KiB at least), so writing it never waits for the child.
-    static let maxInput = 8_192
-
-    /// Writes `bytes` whole to `fd`; stops on an error (the child then reads a short request and
-    /// refuses it).
-    fileprivate static func writeAll(_ bytes: [UInt8], to fd: Int32) {
-        try? SystemIO.writeAll(fd, bytes)
-    }
-}
-
-extension ChildProcess {
     /// This process's environment (`environ`; Darwin hands it out through `_NSGetEnviron`).
     package static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> {
         #if canImport(Darwin)
@@ -349,5 +388,36 @@ extension ChildProcess {
         #else
             return environ
         #endif
+    }
+}
+
+extension ChildProcess {
+    /// Runs another program shipped beside this executable (`simrun-bench-baseline`) to the end,
+    /// collecting its output; kills it after `timeoutSeconds`. Throws when there is no such program.
+    package static func runSibling(_ name: String, _ arguments: [String], timeoutSeconds: Double = 300)
+        throws(SimEngineError) -> Output
+    {
+        let path = siblingPath(name)
+        guard access(path, X_OK) == 0 else {
+            throw SimEngineError(.usage, "\(path) is not there: build it (`swift build --product \(name)`)")
+        }
+        return try run(arguments, executable: path, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// The path of `name` in this executable's directory (where SwiftPM puts the package's other
+    /// products), whether or not it is there.
+    package static func siblingPath(_ name: String) -> String {
+        let directory = String(
+            executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
+        return (executable == "/proc/self/exe" ? selfDirectory() : directory) + "/" + name
+    }
+
+    /// The directory of the running binary (Linux: `/proc/self/exe` resolved).
+    private static func selfDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return "." }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/"))
     }
 }

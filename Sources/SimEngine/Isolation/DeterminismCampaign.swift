@@ -11,14 +11,14 @@ import SystemPackage
 #endif
 
 /// "Is my scenario deterministic under load?" (`fuzz --check-determinism[=N]`): runs a campaign's
-/// checked seeds in two more processes (`simrun _digests`), compares each seed's event digest, and
-/// explains every difference with two saved traces and the first event where they part.
+/// checked seeds in two more processes (``ChildJob/digests(_:)``), compares each seed's event
+/// digest, and explains every difference with two saved traces and the first event where they part.
 ///
 /// A separate process is the only way to see what changes from process to process (a `Set`'s order
 /// follows a per-process hash seed; real time or a thread's timing leaking into the run).
 package struct DeterminismCampaign {
     /// The seeds to check: `count` seeds from `start`, `stride` apart.
-    package struct Seeds: Sendable, Equatable {
+    package struct Seeds: Sendable, Equatable, Codable {
         package var start: UInt64
         package var stride: UInt64
         package var count: Int
@@ -59,6 +59,8 @@ package struct DeterminismCampaign {
         package var trapped: [(seed: UInt64, message: String)] = []
     }
 
+    /// The campaign's plan (its step estimate planned once: the children never probe their own)
+    /// and who starts the children.
     package let recording: IsolatedRecording
 
     package init(recording: IsolatedRecording) { self.recording = recording }
@@ -83,15 +85,6 @@ package struct DeterminismCampaign {
         return report
     }
 
-    /// The request for the child that runs `seeds` and answers a sample record per seed. The
-    /// parent's step estimate goes with it: the child plans without running the fifo schedule, so a
-    /// trap on that schedule is not taken for a trap of the first seed.
-    package func request(_ seeds: Seeds) -> DigestsRequest {
-        DigestsRequest(
-            scenario: recording.scenario, variant: recording.variant, strategy: recording.strategy, seeds: seeds,
-            noise: recording.noise, carriers: recording.carriers, estimatedSteps: recording.estimatedSteps)
-    }
-
     /// One process's samples by seed, and what stopped it early (if anything). A seed whose run
     /// traps kills its child: it is sampled as that trap, and a fresh child goes on from the next
     /// seed, so a trapping seed is compared like any other instead of ending the check.
@@ -99,16 +92,15 @@ package struct DeterminismCampaign {
         var found: [UInt64: Sample] = [:]
         var remaining = seeds
         while remaining.count > 0 {
-            let output = try ChildProcess.run(
-                ["_digests"], input: Array(request(remaining).text.utf8), timeoutSeconds: 3_600)
-            for line in output.stdout.split(separator: "\n") {
-                guard let (seed, sample) = DigestsRequest.sample(in: line) else { continue }
-                found[seed] = sample
+            let output = try recording.launcher.run(
+                .digests(.init(plan: recording.plan, seeds: remaining)), timeoutSeconds: 3_600)
+            for case .sample(let seed, let digest, let verdictCode) in output.replies {
+                found[seed] = Sample(digest: digest, verdictCode: verdictCode)
             }
             let reached = remaining.all.prefix { found[$0] != nil }.count
             if output.termination == .exited(0) && reached == remaining.count { break }
-            let message = ChildProcess.trapMessage(in: output.stderr)
-            guard !Interruption.isRequested, output.termination.isCrash, let message, reached < remaining.count
+            let message = output.trapMessage
+            guard !output.cancelled, output.termination.isCrash, let message, reached < remaining.count
             else {
                 let last = seeds.all.last { found[$0] != nil }.map { " after seed \($0)" } ?? " before its first seed"
                 return (found, "a checking process \(output.termination)\(last)\(message.map { ": \($0)" } ?? "")")
@@ -121,7 +113,17 @@ package struct DeterminismCampaign {
         }
         return (found, nil)
     }
+}
 
+extension ChildJob.Digests {
+    /// The child's work: runs each seed and answers its sample as it ends, so that a parent sees how
+    /// far a child got when a seed traps and kills it.
+    func perform(_ plan: RunPlan, emit: (ChildReply) -> Void) {
+        for seed in seeds.all {
+            let result = plan.run(seed: seed, strategy: plan.makeStrategy())
+            emit(.sample(seed: seed, digest: result.digest.value, verdictCode: result.verdict.code))
+        }
+    }
 }
 
 /// Recordings of one seed that differ, saved under names that say so, and where they part.

@@ -46,19 +46,16 @@ package enum DeterminismCheck {
         }
     }
 
-    /// Re-records `trace`'s schedule (followed by job identity) in a child process and compares.
-    package static func replayInChild(trace: String) throws(SimEngineError) -> Verdict {
+    /// Re-records `trace`'s schedule (decision by decision, the plan its header names) in a child
+    /// process and compares, the end as well as the events.
+    package static func replayInChild(trace: String, launcher: ProcessLauncher) throws(SimEngineError) -> Verdict {
         let input = try TraceInput(path: trace)
         let header = input.header
         let recorded = input.footer?.verdict
         let path = try temporaryTracePath("recheck")
         defer { unlink(path) }
-        let again = try IsolatedRecording(
-            scenario: header.scenario, variant: header.variant, strategy: header.strategy,
-            noise: try TraceInput.noise(of: header, path: trace), estimatedSteps: TraceInput.estimatedSteps(of: header),
-            carriers: try TraceInput.carriers(of: header, path: trace)
-        )
-        .record(seed: header.seed, tapeFrom: trace, to: path)
+        let again = try IsolatedRecording(plan: try RunPlan.Descriptor(header: header, path: trace), launcher: launcher)
+            .record(seed: header.seed, schedule: .decisions(of: trace), to: path)
         let divergence = try TraceComparison(expected: trace, actual: path)
             .firstDifference(expectedLabel: "recorded", actualLabel: "re-run")
         return Verdict(again: again, divergence: divergence, recorded: recorded)

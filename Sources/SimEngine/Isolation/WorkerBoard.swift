@@ -34,7 +34,7 @@ import SystemPackage
 /// kind is called, and its first example, go to the parent as an `UncontrolledLine`, once per
 /// kind and worker (a worker's seeds only grow, so that is its lowest seed's).
 package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
-    /// The descriptor number a worker child finds the board on (`simrun _worker` maps it).
+    /// The descriptor number a worker child finds the board on (a ``ChildJob/work(_:)`` child maps it).
     package static let childDescriptor: Int32 = 3
     /// The file descriptor children inherit (mapped again on their side).
     package let descriptor: Int32
@@ -51,10 +51,41 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
 
     /// Distinct failures a worker keeps on the board; past that it prints a line per failure.
     package static let failureSlots = 32
-    /// Words before the first worker's: stop line and interrupt flag, padded to a cache line.
+    /// Words before the first worker's (``HeaderWord``), padded to a cache line.
     private static let header = 8
+    /// The board's header words, shared by every worker.
+    private enum HeaderWord {
+        /// The lowest failing seed (`.max` when none).
+        static let stopLine = 0
+        /// Nonzero once the campaign is interrupted.
+        static let interrupted = 1
+        /// The next unclaimed seed index (chunks are claimed from it).
+        static let nextIndex = 2
+    }
+    /// A worker's words, from its base: then its goal counts (from `goalBase`), then its failure slots.
+    private enum WorkerWord {
+        /// The seed index in flight, plus one (0: none).
+        static let inFlight = 0
+        /// Runs completed, across restarts.
+        static let runs = 1
+        /// Failing runs counted, across restarts.
+        static let failures = 2
+        /// Failure slots filled in (published with release, read with acquire).
+        static let slotsUsed = 3
+        /// The end (exclusive) of the worker's current chunk.
+        static let chunkEnd = 4
+    }
+    /// A failure slot's words, from its first.
+    private enum SlotWord {
+        static let signature = 0
+        /// The worker's first (lowest) seed with the signature.
+        static let seed = 1
+        /// That run's digest.
+        static let digest = 2
+        static let occurrences = 3
+    }
     private static let slotWords = 4
-    private static let goalBase = 5
+    private static let goalBase = WorkerWord.chunkEnd + 1
     /// Uncontrolled kinds a worker counts on the board; a kind past them is counted in the last slot.
     package static let uncontrolledSlots = 8
     private static let uncontrolledWords = 3
@@ -110,7 +141,7 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
         words = mapped.bindMemory(to: Atomic<UInt64>.self, capacity: count)
         if create {
             for index in 0..<count { (words + index).initialize(to: Atomic(0)) }
-            words[0].store(.max, ordering: .relaxed)
+            words[HeaderWord.stopLine].store(.max, ordering: .relaxed)
         }
     }
 
@@ -128,41 +159,41 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     package func closeDescriptor() { close(descriptor) }
 
     /// The lowest failing seed so far (`.max` when none): no worker starts a seed above it.
-    package var stopSeed: UInt64 { words[0].load(ordering: .relaxed) }
+    package var stopSeed: UInt64 { words[HeaderWord.stopLine].load(ordering: .relaxed) }
 
-    package func lowerStopSeed(to seed: UInt64) { words[0].lowerStopLine(to: seed) }
+    package func lowerStopSeed(to seed: UInt64) { words[HeaderWord.stopLine].lowerStopLine(to: seed) }
 
     /// Claims the next chunk of seed indices for worker `w` and records where it ends (so that a
     /// replacement for a worker that died can finish it); nil when the index space is used up.
     package func claimChunk(_ worker: Int) -> Range<UInt64>? {
         guard
             let chunk = SeedSpace.chunk(
-                startingAt: words[2].wrappingAdd(SeedSpace.chunkSize, ordering: .relaxed).oldValue)
+                startingAt: words[HeaderWord.nextIndex].wrappingAdd(SeedSpace.chunkSize, ordering: .relaxed).oldValue)
         else { return nil }
-        words[base(worker) + 4].store(chunk.upperBound, ordering: .relaxed)
+        words[base(worker) + WorkerWord.chunkEnd].store(chunk.upperBound, ordering: .relaxed)
         return chunk
     }
 
     /// The end of worker `w`'s current chunk (exclusive).
-    package func chunkEnd(_ worker: Int) -> UInt64 { words[base(worker) + 4].load(ordering: .relaxed) }
+    package func chunkEnd(_ worker: Int) -> UInt64 { words[base(worker) + WorkerWord.chunkEnd].load(ordering: .relaxed) }
 
-    package var isInterrupted: Bool { words[1].load(ordering: .relaxed) != 0 }
-    package func interrupt() { words[1].store(1, ordering: .relaxed) }
+    package var isInterrupted: Bool { words[HeaderWord.interrupted].load(ordering: .relaxed) != 0 }
+    package func interrupt() { words[HeaderWord.interrupted].store(1, ordering: .relaxed) }
 
     /// The seed index worker `w` is running, or nil between runs.
     package func inFlight(_ worker: Int) -> UInt64? {
-        let value = words[base(worker)].load(ordering: .relaxed)
+        let value = words[base(worker) + WorkerWord.inFlight].load(ordering: .relaxed)
         return value == 0 ? nil : value - 1
     }
 
     package func setInFlight(_ worker: Int, _ index: UInt64?) {
         // Stored as index + 1 (0 = none): the last index would wrap to "none".
         precondition(index != .max, "WorkerBoard: seed index \(UInt64.max) cannot be in flight")
-        words[base(worker)].store(index.map { $0 + 1 } ?? 0, ordering: .relaxed)
+        words[base(worker) + WorkerWord.inFlight].store(index.map { $0 + 1 } ?? 0, ordering: .relaxed)
     }
 
     /// Runs completed by worker `w`, across its restarts.
-    package func runs(_ worker: Int) -> Int { Int(words[base(worker) + 1].load(ordering: .relaxed)) }
+    package func runs(_ worker: Int) -> Int { Int(words[base(worker) + WorkerWord.runs].load(ordering: .relaxed)) }
 
     package func addRun(_ worker: Int, seed: UInt64, _ result: RunResult) {
         let base = self.base(worker)
@@ -172,7 +203,7 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
         if result.scheduleDigest == Digest().value { words[base + silentBase].add(1, ordering: .relaxed) }
         insertDigest(result.scheduleDigest)
         if !result.uncontrolled.isEmpty { addUncontrolled(worker, seed: seed, result.uncontrolled) }
-        words[base + 1].add(1, ordering: .relaxed)
+        words[base + WorkerWord.runs].add(1, ordering: .relaxed)
     }
 
     /// Adds a schedule digest to the campaign's table (0 is stored as 1: 0 marks a free slot).
@@ -274,7 +305,7 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
 
     /// Failing runs counted by worker `w`, across its restarts.
     package func failures(_ worker: Int) -> Int {
-        Int(words[base(worker) + 2].load(ordering: .relaxed))
+        Int(words[base(worker) + WorkerWord.failures].load(ordering: .relaxed))
     }
 
     package var totalFailures: Int { (0..<workers).reduce(0) { $0 + failures($1) } }
@@ -283,13 +314,14 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     package func failureSlots(_ worker: Int) -> [FailureSlot] {
         let base = self.base(worker)
         // Acquire: a slot counted here was filled in before the count was raised.
-        let used = min(Int(words[base + 3].load(ordering: .acquiring)), Self.failureSlots)
+        let used = min(Int(words[base + WorkerWord.slotsUsed].load(ordering: .acquiring)), Self.failureSlots)
         return (0..<used).map { slot in
             let at = base + slotBase + slot * Self.slotWords
             return FailureSlot(
-                signature: words[at].load(ordering: .relaxed), seed: words[at + 1].load(ordering: .relaxed),
-                evidence: .failed(digest: words[at + 2].load(ordering: .relaxed)),
-                occurrences: Int(words[at + 3].load(ordering: .relaxed)))
+                signature: words[at + SlotWord.signature].load(ordering: .relaxed),
+                seed: words[at + SlotWord.seed].load(ordering: .relaxed),
+                evidence: .failed(digest: words[at + SlotWord.digest].load(ordering: .relaxed)),
+                occurrences: Int(words[at + SlotWord.occurrences].load(ordering: .relaxed)))
         }
     }
 
@@ -300,14 +332,14 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
     /// other signatures, the failure goes to `overflow` as a `FailureLine`.
     package func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64) {
         let base = self.base(worker)
-        let counted = Int(words[base + 3].load(ordering: .relaxed))
+        let counted = Int(words[base + WorkerWord.slotsUsed].load(ordering: .relaxed))
         // Only this worker raises its count, one slot at a time, and never past the slots.
         assert(counted <= Self.failureSlots, "WorkerBoard: worker \(worker) counts \(counted) of \(Self.failureSlots) failure slots")
         let used = min(counted, Self.failureSlots)
-        words[base + 2].add(1, ordering: .relaxed)
-        for slot in 0..<used where words[base + slotBase + slot * Self.slotWords].load(ordering: .relaxed) == signature
-        {
-            words[base + slotBase + slot * Self.slotWords + 3].add(1, ordering: .relaxed)
+        words[base + WorkerWord.failures].add(1, ordering: .relaxed)
+        for slot in 0..<used
+        where words[base + slotBase + slot * Self.slotWords + SlotWord.signature].load(ordering: .relaxed) == signature {
+            words[base + slotBase + slot * Self.slotWords + SlotWord.occurrences].add(1, ordering: .relaxed)
             return
         }
         guard used < Self.failureSlots else {
@@ -315,12 +347,12 @@ package final class WorkerBoard: CampaignBoard, @unchecked Sendable {
             return
         }
         let at = base + slotBase + used * Self.slotWords
-        words[at].store(signature, ordering: .relaxed)
-        words[at + 1].store(seed, ordering: .relaxed)
-        words[at + 2].store(digest, ordering: .relaxed)
-        words[at + 3].store(1, ordering: .relaxed)
+        words[at + SlotWord.signature].store(signature, ordering: .relaxed)
+        words[at + SlotWord.seed].store(seed, ordering: .relaxed)
+        words[at + SlotWord.digest].store(digest, ordering: .relaxed)
+        words[at + SlotWord.occurrences].store(1, ordering: .relaxed)
         // Release: a reader that sees the count sees the slot filled in.
-        words[base + 3].store(UInt64(used + 1), ordering: .releasing)
+        words[base + WorkerWord.slotsUsed].store(UInt64(used + 1), ordering: .releasing)
     }
 
     /// A worker process prints each lock order its runs took for the first time (a line the

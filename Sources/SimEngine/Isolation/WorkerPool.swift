@@ -18,6 +18,8 @@ final class WorkerPool {
     let board: WorkerBoard
     private let space: SeedSpace
     private let keepGoing: Bool
+    /// The plan every worker is sent: each says it rebuilt this one, or the campaign stops.
+    private let plan: RunPlan.Descriptor
     private let spawn: Spawn
     private var workers: [Worker?] = []
     /// Failures printed by workers whose board slots were full, and crashes; the rest is on the board.
@@ -32,10 +34,11 @@ final class WorkerPool {
     /// How much of a worker's stderr is kept: the trap message is the last thing a dying worker prints.
     private static let stderrTailBytes = 16_384
 
-    init(board: WorkerBoard, space: SeedSpace, keepGoing: Bool, spawn: @escaping Spawn) {
+    init(board: WorkerBoard, space: SeedSpace, keepGoing: Bool, plan: RunPlan.Descriptor, spawn: @escaping Spawn) {
         self.board = board
         self.space = space
         self.keepGoing = keepGoing
+        self.plan = plan
         self.spawn = spawn
     }
 
@@ -60,6 +63,7 @@ final class WorkerPool {
         for case (let w, let worker?) in workers.enumerated() {
             for stream in worker.child.openStreams { streams.append((w, stream, worker.child.descriptor(stream))) }
         }
+        var otherPlan: RunPlan.Descriptor??
         for (w, stream) in ChildProcess.waitForOutput(streams, timeoutMilliseconds: 50) {
             guard var worker = workers[w] else { continue }
             let bytes = worker.child.read(stream)
@@ -69,6 +73,14 @@ final class WorkerPool {
                     if let seen = UncontrolledLine(parsing: line) {
                         if (examples[seen.kindHash]?.seed ?? .max) > seen.seed {
                             examples[seen.kindHash] = (seen.example.kind, seen.seed, seen.example)
+                        }
+                        return
+                    }
+                    if line.first == UInt8(ascii: "{") {
+                        if case .running(let rebuilt)? = ChildReply(line: Substring(decoding: line, as: UTF8.self)),
+                            rebuilt != plan
+                        {
+                            otherPlan = .some(rebuilt)
                         }
                         return
                     }
@@ -88,6 +100,11 @@ final class WorkerPool {
                 }
             }
             workers[w] = worker
+        }
+        if let otherPlan {
+            interrupt()
+            throw SimEngineError(
+                .failed, "a fuzz worker rebuilt another plan than it was sent (sent \(plan), ran \(String(describing: otherPlan)))")
         }
         for w in workers.indices {
             guard let worker = workers[w], worker.child.openStreams.isEmpty else { continue }

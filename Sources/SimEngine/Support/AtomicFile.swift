@@ -34,44 +34,15 @@ package enum AtomicFile {
     /// The whole file at `path`: exit 66 when it does not exist, 65 when it is larger than `limit`
     /// bytes or cannot be read.
     package static func read(_ path: String, limit: Int) throws(SimEngineError) -> [UInt8] {
-        let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
+            return try SystemIO.readFile(path, limit: limit)
+        } catch .fileTooLarge {
+            throw SimEngineError(.badTrace, "\(path): larger than \(limit) bytes")
         } catch {
-            let missing = (error as? Errno) == .noSuchFileOrDirectory
-            throw SimEngineError(missing ? .missingInput : .badTrace, "\(path): \(error)")
-        }
-        defer { try? descriptor.close() }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let read = chunk.withUnsafeMutableBytes { raw in
-                Result { () throws(Errno) in try SystemIO.read(descriptor.rawValue, into: raw) }
-            }
-            let count: Int
-            switch read {
-            case .success(let found): count = found
-            case .failure(let error): throw SimEngineError(.badTrace, "\(path): \(error)")
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-            guard bytes.count <= limit else {
-                throw SimEngineError(.badTrace, "\(path): larger than \(limit) bytes")
-            }
+            throw SimEngineError(error == .noSuchFileOrDirectory ? .missingInput : .badTrace, "\(path): \(error)")
         }
     }
 
     /// The names in a directory (not `.` and `..`), sorted; nil when it cannot be read.
-    package static func names(in directory: String) -> [String]? {
-        guard let stream = opendir(directory) else { return nil }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
+    package static func names(in directory: String) -> [String]? { SystemIO.directoryNames(directory) }
 }

@@ -31,7 +31,7 @@ public enum BuildIdentity {
     public static var current: String {
         if let label, !label.isEmpty { return "label:\(label)" }
         if let value = getenv(environmentKey), value.pointee != 0 { return "label:\(String(cString: value))" }
-        return ChildProcess.isAvailable ? executableBuildID : ""
+        return ChildProcess.isSelfExecutable ? executableBuildID : ""
     }
 
     /// The running executable's build id, or empty when this platform does not tell it. Read once:
@@ -52,23 +52,3 @@ public enum BuildIdentity {
     }()
 }
 
-extension BuildIdentity {
-    /// The value of `--build-label L` or `--build-label=L` in a command line (the last one wins, as
-    /// the parser's), before `--` ends the options; nil when absent.
-    public static func labelArgument(in arguments: [String]) -> String? {
-        var found: String?
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" { break }
-            if argument == "--build-label", index + 1 < arguments.count {
-                found = arguments[index + 1]
-                index += 1
-            } else if argument.hasPrefix("--build-label=") {
-                found = String(argument.dropFirst("--build-label=".count))
-            }
-            index += 1
-        }
-        return found.flatMap { $0.isEmpty ? nil : $0 }
-    }
-}

@@ -170,20 +170,21 @@ package enum OutputPath {
 
     private static func probe(_ directory: String) throws(SimEngineError) {
         let name = "\(directory)/.simrun-probe-\(getpid())"
-        let fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else {
-            let code = errno
-            throw SimEngineError(.cannotWrite, "cannot write in \(directory): \(systemMessage(code))")
+        let fd: Int32
+        do {
+            fd = try SystemIO.open(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        } catch {
+            throw SimEngineError(.cannotWrite, "cannot write in \(directory): \(error)")
         }
         close(fd)
         unlink(name)
     }
 }
 
-/// A fresh directory `$TMPDIR/<prefix>-XXXXXX` (or under /tmp), for benchmark traces and for
-/// findings that could not be saved where asked.
-package func makeScratchDirectory(prefix: String) throws(SimEngineError) -> String {
-    let base = TemporaryDirectory.path
+/// A fresh directory `$TMPDIR/<prefix>-XXXXXX` (or under /tmp, or under `base` when given), for
+/// benchmark traces and for findings that could not be saved where asked.
+package func makeScratchDirectory(prefix: String, in base: String? = nil) throws(SimEngineError) -> String {
+    let base = base ?? TemporaryDirectory.path
     var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
         guard let start = buffer.baseAddress else { return nil }
@@ -209,17 +210,7 @@ package func removeScratchDirectory(_ path: String) {
 }
 
 private func removeTree(_ path: String) {
-    if let directory = opendir(path) {
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafePointer(to: &entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
-                }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(directory)
+    if let names = SystemIO.directoryNames(path) {
         for name in names { removeTree("\(path)/\(name)") }
         rmdir(path)
     } else {

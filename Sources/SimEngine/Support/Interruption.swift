@@ -69,7 +69,7 @@ package enum Interruption {
         installHandlers()
     }
 
-    /// In a child of simrun (`_record`, `_shrink`, …, which leave interruption to their parent): a
+    /// In a child of simrun (a `ChildEntry` job or `_rerun`, which leave interruption to their parent): a
     /// SIGTERM — the parent ending — removes the files this child was writing before it dies of it.
     package static func installChildCleanup() {
         PendingFiles.prepare()

@@ -3,7 +3,7 @@
 /// SimTesting turns the message into a test issue.
 public struct SimEngineError: Error, CustomStringConvertible {
     /// What kind of failure.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
         /// The request is wrong: an unknown scenario, variant or strategy, a malformed value.
         case usage
         /// A trace file cannot be read: damaged, truncated where it matters, foreign, a future format.

@@ -56,11 +56,11 @@ package enum TemporaryDirectory {
         unlink(trace)
     }
 
-    /// A fresh scratch directory `$TMPDIR/simrun-<prefix>-XXXXXX`, removed if a signal ends the
-    /// command; `removeDirectory` it when done.
-    package static func makeDirectory(prefix: String) throws(SimEngineError) -> String {
-        try check()
-        let made = try makeScratchDirectory(prefix: prefix)
+    /// A fresh scratch directory `$TMPDIR/<prefix>-XXXXXX` (or in `base` when given), removed if a
+    /// signal ends the command; `removeDirectory` it when done.
+    package static func makeDirectory(prefix: String, in base: String? = nil) throws(SimEngineError) -> String {
+        if base == nil { try check() }
+        let made = try makeScratchDirectory(prefix: prefix, in: base)
         scratch.withLock { $0.append(made) }
         return made
     }

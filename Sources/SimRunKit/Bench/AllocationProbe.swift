@@ -208,7 +208,7 @@ package struct AllocationProbe: Sendable {
 
     private func replayed(events: Int) throws(CommandFailure) -> (allocations: Double, events: UInt64) {
         let workload = BenchWorkload.recording(events: events)
-        let plan = RunPlan(scenario: workload.scenario, variant: "default", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: workload.scenario, variant: "default", strategy: StrategySpec(kind: .random))
         let file = "\(directory)/alloc-replay-\(events).simtrace"
         defer { unlink(file) }
         _ = try Recorder.record(plan: plan, seed: 1, strategy: plan.makeStrategy(), strategyName: "random", to: file)
@@ -253,7 +253,7 @@ package struct AllocationProbe: Sendable {
     // MARK: Fuzz
 
     private func fuzz(seeds: UInt64) -> Double {
-        let plan = RunPlan(
+        let plan = RunPlan.probed(
             scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
         return allocations {
             for seed in 0..<seeds { _ = plan.run(seed: seed, strategy: plan.makeStrategy()) }

@@ -9,7 +9,7 @@ extension Benchmark {
     /// stream (the target), once as separate files (per-file costs: header, symbol table, frames).
     func corpusFigures() throws(CommandFailure) -> [BenchFigure] {
         let level: Int32 = 3
-        let plan = RunPlan(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
+        let plan = RunPlan.probed(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
         let strategy = plan.makeStrategy()
         let seeds = configuration.corpusSeeds
         var events = 0

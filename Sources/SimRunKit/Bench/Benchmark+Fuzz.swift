@@ -18,14 +18,13 @@ extension Benchmark {
     /// one row per point of `jobsCurve` (1, 2, 4, … up to this machine's cores), each against one job.
     func fuzzFigures() throws(CommandFailure) -> [BenchFigure] {
         let spec = StrategySpec(kind: .pct)
-        let plan = RunPlan(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: spec)
+        let plan = RunPlan.probed(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: spec)
         let seeds = 0..<UInt64(configuration.fuzzSeeds)
-        let inProcesses = ChildProcess.isAvailable
+        let inProcesses = launcher != nil
         func rate(jobs: Int) throws(CommandFailure) -> Double {
             let config = Fuzzer.Configuration(seeds: seeds, jobs: jobs, keepGoing: true)
-            guard inProcesses else { return Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond }
-            let outcome = try FuzzSupervisor(plan: plan, configuration: config)
-                .runCampaign { _, _, _, _ in }
+            guard let launcher else { return Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond }
+            let outcome = try supervised(plan, config, launcher)
             guard outcome.report.schedules == seeds.count else {
                 throw CommandFailure(
                     ExitStatus.failure, "bench: fuzz ran \(outcome.report.schedules) of \(seeds.count) seeds")
@@ -65,14 +64,14 @@ extension Benchmark {
     }
 
     /// What isolating runs costs, measured in one run on the same seeds' kind of work: schedules/s on
-    /// one thread in this process, in one long-lived worker process (`_worker`, running schedules
+    /// one thread in this process, in one long-lived worker process (a `ChildJob.work` child, running schedules
     /// until one traps, then replaced: what `simrun fuzz` does), and with one child process per
     /// schedule (the same worker, started for one seed at a time). The first row is the long-lived
     /// worker against in process; the second, the long-lived worker against a child per schedule.
     func isolationFigures(plan: RunPlan) throws(CommandFailure) -> [BenchFigure] {
         let seeds = 0..<UInt64(configuration.fuzzSeeds)
         let perChildSeeds = UInt64(configuration.isQuick ? 20 : 500)
-        guard ChildProcess.isAvailable else {
+        guard let launcher else {
             let why = "not measured: this program cannot re-execute itself (no worker processes)"
             return [
                 BenchFigure(
@@ -92,7 +91,7 @@ extension Benchmark {
         for _ in 0..<repetitions {
             let config = Fuzzer.Configuration(seeds: seeds, jobs: 1, keepGoing: true)
             inProcess = max(inProcess, Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond)
-            let outcome = try FuzzSupervisor(plan: plan, configuration: config).runCampaign { _, _, _, _ in }
+            let outcome = try supervised(plan, config, launcher)
             guard outcome.report.schedules == seeds.count else {
                 throw CommandFailure(
                     ExitStatus.failure, "bench: the worker ran \(outcome.report.schedules) of \(seeds.count) seeds")
@@ -101,7 +100,7 @@ extension Benchmark {
             let start = ContinuousClock.now
             for seed in 0..<perChildSeeds {
                 let one = Fuzzer.Configuration(seeds: seed..<(seed + 1), jobs: 1, keepGoing: true)
-                let ran = try FuzzSupervisor(plan: plan, configuration: one).runCampaign { _, _, _, _ in }
+                let ran = try supervised(plan, one, launcher)
                 guard ran.report.schedules == 1 else {
                     throw CommandFailure(
                         ExitStatus.failure, "bench: a one-seed child ran \(ran.report.schedules) seeds")
@@ -132,6 +131,17 @@ extension Benchmark {
         ]
     }
 
+    /// A campaign in worker processes, as `simrun fuzz` runs it (its failures recorded again in a
+    /// scratch directory of its own).
+    private func supervised(_ plan: RunPlan, _ configuration: Fuzzer.Configuration, _ launcher: ProcessLauncher)
+        throws(CommandFailure) -> CampaignOutcome
+    {
+        let scratch = try TemporaryDirectory.makeDirectory(prefix: "simrun-bench-fuzz")
+        defer { TemporaryDirectory.removeDirectory(scratch) }
+        return try FuzzSupervisor(plan: plan, configuration: configuration, launcher: launcher, scratch: scratch)
+            .runCampaign { _, _, _, _ in }
+    }
+
     /// The `--jobs` values the scaling curve measures: 1, 2, 4, 8, … and `cores` itself (at least 1, 2).
     static func jobsCurve(upTo cores: Int) -> [Int] {
         var curve = [1]
@@ -153,7 +163,7 @@ extension Benchmark {
         let limit = UInt64(configuration.bugSeedLimit)
         let campaigns = configuration.bugCampaigns
         func schedules(_ kind: StrategySpec.Kind, campaigns: Int) -> (mean: Double?, first: UInt64?, missed: Int) {
-            let plan = RunPlan(
+            let plan = RunPlan.probed(
                 scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: kind))
             var total: UInt64 = 0
             var found = 0

@@ -7,7 +7,7 @@ extension Benchmark {
     /// recording the same run; decode events/s (read only) against raw zstd decompression.
     func replayAndDecodeFigures() throws(CommandFailure) -> [BenchFigure] {
         let workload = BenchWorkload.recording(events: configuration.replayEvents)
-        let plan = RunPlan(scenario: workload.scenario, variant: "default", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: workload.scenario, variant: "default", strategy: StrategySpec(kind: .random))
         let file = path("replay.simtrace")
         defer { unlink(file) }
         var recordSeconds = Double.infinity

@@ -8,7 +8,7 @@ extension Benchmark {
     /// `simrun-bench-baseline`, a child run in the same bench.
     func viewModelFigure() throws(CommandFailure) -> BenchFigure {
         let seeds = configuration.isQuick ? 500 : 20_000
-        let plan = RunPlan(scenario: BenchViewModel.scenario, variant: "fixed", strategy: StrategySpec(kind: .random))
+        let plan = RunPlan.probed(scenario: BenchViewModel.scenario, variant: "fixed", strategy: StrategySpec(kind: .random))
         var report: Fuzzer.Report?
         let seconds = Stopwatch.best(of: repetitions) {
             report = Fuzzer(plan: plan, configuration: .init(seeds: 0..<UInt64(seeds))).run()

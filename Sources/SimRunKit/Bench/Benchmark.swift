@@ -69,8 +69,13 @@ struct Benchmark {
     }
 
     let configuration: Configuration
+    /// Who starts worker processes for the fuzz figures; nil when this program cannot re-run itself.
+    let launcher: ProcessLauncher?
 
-    init(configuration: Configuration) { self.configuration = configuration }
+    init(configuration: Configuration, launcher: ProcessLauncher? = nil) {
+        self.configuration = configuration
+        self.launcher = launcher
+    }
 
     /// The measurements, by the names `--only` accepts.
     static let groups = [

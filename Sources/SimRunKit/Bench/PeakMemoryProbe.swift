@@ -21,12 +21,15 @@ enum PeakMemoryProbe {
         var exitStatus: Int32
     }
 
-    /// Runs this executable (`ChildProcess.runInheritingOutput`) with `arguments` plus
-    /// `--report <file>` (stdout and stderr inherited), waits for it and reads the peak it reported.
+    /// Runs this executable with `arguments` plus `--report <file>` (stdout and stderr inherited),
+    /// waits for it and reads the peak it reported.
     static func run(_ arguments: [String], reportPath: String) -> Outcome? {
         unlink(reportPath)
         defer { unlink(reportPath) }
-        guard let termination = try? ChildProcess.runInheritingOutput(arguments + ["--report", reportPath]),
+        guard
+            let termination = try? ChildProcess.run(
+                arguments + ["--report", reportPath], captureOutput: false, timeoutSeconds: 600
+            ).termination,
             let text = readSmallFile(reportPath), let kib = UInt64(text.filter(\.isNumber))
         else { return nil }
         let status: Int32

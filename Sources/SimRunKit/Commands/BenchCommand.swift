@@ -69,7 +69,9 @@ struct BenchCommand: CatalogCommand {
         let configuration = (quick ? Benchmark.Configuration.quick(in: directory) : .full(in: directory))
             .scaled(by: scale)
         let start = ContinuousClock.now
-        let figures = try Benchmark(configuration: configuration).run(only: selected) {
+        let figures = try Benchmark(configuration: configuration, launcher: context.isolation.launcher).run(
+            only: selected
+        ) {
             console.progress("bench: \($0)")
         }
         console.endProgress()

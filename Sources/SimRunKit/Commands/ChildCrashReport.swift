@@ -1,13 +1,13 @@
 import SimEngine
 
-/// What `run` and `explain` print when their child (`CommandChild`: `_run`, `_explain`) did not
-/// end by itself, and shrink's CRASH line: work that trapped in a child is a crash finding, never
-/// the end of this process.
+/// What `run` and `explain` print when their child (`RerunCommand`) did not end by itself, and
+/// shrink's CRASH line: work that trapped in a child is a crash finding, never the end of this
+/// process.
 enum ChildCrashReport {
     /// The child's status; for a trap, a CRASH line (and `--json` document) for work that has no one
     /// schedule to record (explain's re-fuzzed runs).
     static func status(
-        of outcome: CommandChild.Outcome, command: String, trace: String?, console: Console
+        of outcome: RerunCommand.Outcome, command: String, trace: String?, console: Console
     ) -> Int32 {
         switch outcome {
         case .exited(let status): return status

@@ -43,22 +43,17 @@ struct ExplainCommand: CatalogCommand {
         let input = try TraceInput(path: trace)
         let footer = try Self.footer(of: input, trace: trace)
         let crashed = footer.verdict.isCrash
-        if crashed && !ChildProcess.isAvailable {
-            throw CommandFailure(
-                ExitStatus.usage,
-                "\(trace): the recorded run crashed; explaining it runs every schedule in a child process, which only a binary built on SimRun.main provides"
-            )
-        }
+        if crashed { _ = try context.isolation.launcher(for: "\(trace): the recorded run crashed; explaining it") }
         let runs = self.runs ?? (crashed ? Self.crashRuns : 100)
         guard footer.verdict.isFailure else {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to explain")
         }
         // The re-fuzzed runs may trap (a model that crashes on another schedule): they run in a
-        // child (`simrun _explain`, told what to explain by a typed request), and a trap there is
+        // child (`RerunCommand`, told what to explain by a typed request), and a trap there is
         // reported as a crash finding, never the end of this process.
-        let request = ExplainRequest(
+        let request = TraceExplanation.Request(
             trace: trace, runs: runs, jobs: jobs, context: self.context, output: output.request)
-        if let outcome = try CommandChild.run(ExplainChildCommand.name, request: request.text) {
+        if let outcome = try RerunCommand.run(.explain(request), context: context) {
             return ChildCrashReport.status(of: outcome, command: "explain", trace: trace, console: context.console)
         }
         return try TraceExplanation(request: request).execute(input: input, footer: footer, context: context)

@@ -54,7 +54,7 @@ extension FuzzCommand {
         let seeds = DeterminismCampaign.Seeds(
             start: range.lowerBound &+ UInt64(shard.index), stride: UInt64(shard.count) &* UInt64(every),
             count: (ran + every - 1) / every)
-        let campaign = DeterminismCampaign(recording: recording(plan))
+        let campaign = DeterminismCampaign(recording: try recording(plan, context))
         let report = try campaign.run(seeds)
         var summary = DeterminismSummary(
             every: every, checked: report.checked, differences: [], incomplete: report.incomplete,
@@ -66,7 +66,7 @@ extension FuzzCommand {
             }
             console.out("NONDETERMINISTIC: seed \(difference.seed) ran differently in two processes")
             let evidence = try NondeterminismEvidence.gather(
-                seed: difference.seed, firstDigest: difference.first.digest, recording: recording(plan),
+                seed: difference.seed, firstDigest: difference.first.digest, recording: try recording(plan, context),
                 directory: out, stem: stem(plan, seed: difference.seed), labels: ("first", "second"))
             let verdicts = [difference.first, difference.second].map { sample in
                 if let trap = sample.trap { return "CRASH — \(trap)" }
@@ -117,10 +117,9 @@ extension FuzzCommand {
         return evidence.traces.map(\.outcome.path)
     }
 
-    private func recording(_ plan: RunPlan) -> IsolatedRecording {
+    private func recording(_ plan: RunPlan, _ context: CommandContext) throws(CommandFailure) -> IsolatedRecording {
         IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
+            plan: try plan.descriptor(), launcher: try context.isolation.launcher(for: "fuzz --check-determinism"))
     }
 
     private func stem(_ plan: RunPlan, seed: UInt64) -> String {

@@ -2,16 +2,17 @@ import SimCore
 import SimEngine
 import SimTrace
 
-/// Planning a campaign runs the `fifo` schedule once; the engine runs it first in a child, and when
-/// it traps, the campaign's finding is that crash, saved with its trace
-/// (`FindingCampaign.fifoCrash`). This only presents it.
+/// Planning a campaign runs the `fifo` schedule once, in a child; when it traps, the campaign's
+/// finding is that crash, recorded again and saved with its trace (`FindingCampaign.fifoCrash`).
+/// This only presents it.
 extension FuzzCommand {
-    /// The exit status after presenting the fifo schedule's crash as the finding; nil when it did
-    /// not trap (the campaign goes on and plans in this process).
-    func fuzzFifoCrash(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32? {
-        guard let finding = try FindingCampaign.fifoCrash(plan: plan, directory: out), let path = finding.path,
-            finding.recording != nil
-        else { return nil }
+    /// The exit status after presenting the fifo schedule's crash (`plan`'s, unplanned) as the finding.
+    func fuzzFifoCrash(plan: RunPlan.Descriptor, context: CommandContext) throws(CommandFailure) -> Int32 {
+        let finding = try FindingCampaign.fifoCrash(
+            plan: plan, directory: out, launcher: try context.isolation.launcher(for: "recording the fifo crash"))
+        guard let path = finding.path, finding.recording != nil else {
+            throw CommandFailure(.failed, "the fifo schedule's crash could not be recorded")
+        }
         let console = context.console
         for warning in finding.warnings { console.err(warning) }
         console.out(
@@ -27,14 +28,13 @@ extension FuzzCommand {
             "summary: the campaign did not start: the model traps on the fifo schedule, the plain order every \(strategy.kind) campaign is planned from; the crash is its finding"
         )
         if console.outputStyle == .quiet {
-            console.verdict(
-                "fuzz \(plan.scenario.name)/\(plan.variant): FAIL — a crash on the fifo schedule; trace \(path)")
+            console.verdict("fuzz \(plan.scenario)/\(plan.variant): FAIL — a crash on the fifo schedule; trace \(path)")
         }
         console.json(
             ResultDocument(
                 command: "fuzz", verdict: "fail", exitCode: ExitStatus.failure,
                 members: ResultDocument.run(
-                    scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, seed: nil)
+                    scenario: plan.scenario, variant: plan.variant, strategy: strategy.description, seed: nil)
                     + [
                         .init("schedules", .int(1)),
                         .init("findings", ResultDocument.findings(finding.verdict, seed: 0, trace: path)),

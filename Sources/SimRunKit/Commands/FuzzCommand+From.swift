@@ -13,18 +13,14 @@ extension FuzzCommand {
         }
     }
 
-    /// The plan: the named scenario, or the trace's (its variant unless --variant), with the prefix.
-    /// Without `probing`, no `fifo` run learns the step estimate (it is 1): the plan only names what
-    /// would run.
-    func makePlan(_ context: CommandContext, probing: Bool = true) throws(CommandFailure) -> RunPlan {
-        func plan(_ found: Scenario, _ chosen: String, _ lanes: Int, recorded: CarrierMode = .off) -> RunPlan {
-            let carriers = preempt ? .preemptLocks : recorded
-            var plan =
-                probing
-                ? RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: lanes, carriers: carriers)
-                : RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: lanes)
-            plan.carriers = carriers
-            return plan
+    /// The plan before it is planned: the named scenario, or the trace's (its variant unless
+    /// --variant), with the prefix. Nothing runs: its step estimate (1 here) and goals are learned by
+    /// planning (`Isolation.plan`), in a child when there is one.
+    func makePlan(_ context: CommandContext) throws(CommandFailure) -> RunPlan.Descriptor {
+        func plan(_ found: Scenario, _ chosen: String, _ lanes: Int, recorded: CarrierMode = .off) -> RunPlan.Descriptor {
+            RunPlan.Descriptor(
+                scenario: found.name, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: lanes,
+                carriers: preempt ? .preemptLocks : recorded)
         }
         guard let from else {
             let found = try context.catalog.scenario(named: scenario ?? "")
@@ -44,7 +40,7 @@ extension FuzzCommand {
         let lanes = noise ?? recordedNoise
         var plan = plan(found, chosen, lanes, recorded: try TraceInput.carriers(of: input.header, path: from))
         // Half by default: the trace's opening is kept, its ending explored.
-        plan.prefix = SchedulePrefix(tape: input.tape, keep: keep ?? input.tape.count / 2, source: from)
+        plan.prefix = .init(source: from, keep: min(keep ?? input.tape.count / 2, input.tape.count))
         return plan
     }
 

@@ -113,11 +113,14 @@ struct FuzzCommand: CatalogCommand {
         Interruption.install()
         try OutputPath.prepareDirectory(out, flag: "--out")
         try prepareResult()
-        // Planning runs the fifo schedule once: first in a child, where a trap is a crash finding.
-        if let status = try fuzzFifoCrash(plan: try makePlan(context, probing: false), context: context) {
-            return status
+        // Planning runs the fifo schedule once: in a child when there are children, where a trap is
+        // the campaign's crash finding.
+        let unplanned = try makePlan(context)
+        let plan: RunPlan
+        switch try context.isolation.plan(unplanned, in: context.catalog) {
+        case .planned(let planned): plan = planned
+        case .trapped: return try fuzzFifoCrash(plan: unplanned, context: context)
         }
-        let plan = try makePlan(context)
         let found = plan.scenario
         let range = seeds?.range ?? 0..<(time == nil ? 10_000 : UInt64.max)
         let (shardSpec, shardSource) = try resolveShard()
@@ -147,7 +150,8 @@ struct FuzzCommand: CatalogCommand {
         // presents each one as it is handled (FindingPresenter).
         let presenter = FindingPresenter(command: self, plan: plan, context: context)
         let campaign = FindingCampaign(
-            plan: plan, configuration: config, options: .init(directory: out, shrink: !noShrink))
+            plan: plan, configuration: config,
+            options: .init(directory: out, shrink: !noShrink, isolation: context.isolation))
         let result = try campaign.run(observer: presenter)
         let outcome = result.outcome
         let report = outcome.report

@@ -102,21 +102,9 @@ struct ReplayCommand: CatalogCommand {
 
     private func replay(_ request: ReplayRequest, context: CommandContext) throws(CommandFailure) -> Int32 {
         let console = context.console
-        let report: ReplayReport
-        if ChildProcess.isAvailable {
-            // Whatever the trace's ending says: a truncated or lying trace can trap too.
-            report = try TraceReplay.decideIsolated(request, catalog: context.catalog)
-        } else {
-            // In another program's process (a test calling `SimRun.run`) there is no child to run:
-            // a trace that records a crash would take that process down.
-            if case .footer(let footer) = TraceEnding.read(path: trace), footer.verdict.isCrash {
-                throw CommandFailure(
-                    ExitStatus.usage,
-                    "\(trace) records a crash: replaying it needs process isolation, which only a binary built on SimRun.main provides"
-                )
-            }
-            report = try TraceReplay.decide(request, catalog: context.catalog)
-        }
+        // In a child whenever there is one (whatever the trace's ending says: a truncated or lying
+        // trace can trap too); in this process a trace that records a crash is refused.
+        let report = try TraceReplay.decide(request, catalog: context.catalog, isolation: context.isolation)
         return try present(report, console: console, programName: context.programName)
     }
 

@@ -12,7 +12,8 @@ import SimEngine
 extension RunCommand {
     /// Records the seed in two separate processes and compares them: `Set` order is stable within a
     /// process (one hash seed) but not across processes, so only this catches it.
-    func checkDeterminism(plan: RunPlan, console: Console) throws(CommandFailure) -> Int32 {
+    func checkDeterminism(plan: RunPlan, context: CommandContext) throws(CommandFailure) -> Int32 {
+        let console = context.console
         // Both recordings go under $TMPDIR: one that cannot be written is "cannot write" (73), before
         // anything runs, never a verdict.
         try TemporaryDirectory.check()
@@ -23,8 +24,7 @@ extension RunCommand {
             unlink(second)
         }
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
+            plan: try plan.descriptor(), launcher: try context.isolation.launcher(for: "run --check-determinism"))
         let a = try recording.record(seed: seed, to: first)
         let b = try recording.record(seed: seed, to: second)
         let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"

@@ -62,41 +62,29 @@ struct RunCommand: CatalogCommand {
         if let out { try OutputPath.prepareFile(out, flag: "--out") }
         let found = try context.catalog.scenario(named: scenario)
         let chosen = try context.catalog.variant(variant.variant, of: found)
-        if checkDeterminism {
-            return try self.checkDeterminism(plan: try determinismPlan(found, chosen), console: context.console)
-        }
         let run = ScheduleRun(
-            request: RunRequest(
-                scenario: found.name, variant: chosen, seed: seed, strategy: strategy.description, out: out,
-                failureDir: failureDir, noise: noise, carriers: carrierMode, output: output.request),
-            strategy: strategy)
+            request: .init(
+                scenario: found.name, variant: chosen, seed: seed, strategy: strategy, out: out,
+                failureDir: failureDir, noise: noise, carriers: carrierMode, output: output.request))
+        if checkDeterminism {
+            return try self.checkDeterminism(plan: try determinismPlan(run, context), context: context)
+        }
         // The model may trap on this schedule, or on the fifo run that plans it: it runs in a child
-        // (`simrun _run`, told what to run by a typed request), and a trap is a crash finding.
-        guard let outcome = try CommandChild.run(RunChildCommand.name, request: run.request.text) else {
-            return try run.execute(found, context: context)
+        // (`RerunCommand`, told what to run by a typed request), and a trap is a crash finding.
+        guard let outcome = try RerunCommand.run(.run(run.request), context: context) else {
+            return try run.execute(context: context)
         }
         guard case .crashed = outcome else {
             return ChildCrashReport.status(of: outcome, command: "run", trace: nil, console: context.console)
         }
-        return try run.reportCrash(plan: try run.crashedPlan(found), context: context)
+        return try run.reportCrash(plan: try run.crashedPlan(context: context), context: context)
     }
 
-    /// The plan of a determinism check, which runs nothing in this process: its step estimate is the
-    /// fifo run's, recorded in a child (1 when that run traps, as for a run whose plan trapped).
-    private func determinismPlan(_ found: Scenario, _ chosen: String) throws(CommandFailure) -> RunPlan {
-        guard ChildProcess.isAvailable else {
-            return RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise, carriers: carrierMode)
-        }
-        let probe = try DeterminismCheck.temporaryTracePath("probe")
-        defer { unlink(probe) }
-        let fifo = try IsolatedRecording(
-            scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise, estimatedSteps: 1,
-            carriers: carrierMode
-        ).record(seed: 0, to: probe)
-        let steps = fifo.crashed ? 1 : Int(try TraceInput(path: probe).footer?.steps ?? 1)
-        var plan = RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: steps, noise: noise)
-        plan.carriers = carrierMode
-        return plan
+    /// The plan of a determinism check, which runs nothing in this process: planned in a child
+    /// (with a step estimate of 1 when the fifo run traps there, as for a run whose plan trapped).
+    private func determinismPlan(_ run: ScheduleRun, _ context: CommandContext) throws(CommandFailure) -> RunPlan {
+        _ = try context.isolation.launcher(for: "run --check-determinism")
+        return try run.crashedPlan(context: context)
     }
 
     /// `--preempt`: lock preemption on carriers; else the one-thread path.

@@ -10,19 +10,51 @@ import SimEngine
     import Darwin
 #endif
 
-/// One schedule of `simrun run`, from the options the parent parsed (`RunRequest`): run and printed
-/// by the child (`simrun _run`), or by the command itself when there is no child; a run whose child
+/// One schedule of `simrun run`, from the options the parent parsed (``Request``): run and printed
+/// by the child (`RerunCommand`), or by the command itself when there is no child; a run whose child
 /// trapped is recorded again and reported by the parent (`reportCrash`).
 struct ScheduleRun {
-    /// The options of the run.
-    let request: RunRequest
-    /// The request's strategy, parsed.
-    let strategy: StrategySpec
+    /// What `run` asks of the child it runs its schedule in: the options as the parent parsed them,
+    /// typed (the strategy crosses as a `StrategySpec`, never its text).
+    struct Request: Sendable, Equatable, Codable {
+        /// The scenario to run.
+        var scenario: String
+        /// The variant the parent chose (the scenario's default already resolved).
+        var variant: String
+        /// The seed of the schedule.
+        var seed: UInt64
+        /// The strategy.
+        var strategy: StrategySpec
+        /// `--out`: the trace is always written there.
+        var out: String?
+        /// `--failure-dir`: where a failing run's trace goes without `--out`.
+        var failureDir: String
+        /// Noise lanes added to the run.
+        var noise: Int
+        /// Where the run's jobs run (`--preempt`).
+        var carriers: CarrierMode
+        /// The console's styles (`--json`, `--quiet`, `--progress`).
+        var output: CommandOutput
 
-    /// The run's step estimate comes from its fifo run, which may trap: run here only in a child.
-    func execute(_ found: Scenario, context: CommandContext) throws(CommandFailure) -> Int32 {
+        /// The plan's descriptor before it is planned (its step estimate is learned by planning).
+        var unplanned: RunPlan.Descriptor {
+            RunPlan.Descriptor(
+                scenario: scenario, variant: variant, strategy: strategy, estimatedSteps: 1, noise: noise,
+                carriers: carriers)
+        }
+    }
+
+    /// The options of the run.
+    let request: Request
+    /// The request's strategy.
+    var strategy: StrategySpec { request.strategy }
+
+    /// Runs the schedule here: its step estimate comes from its fifo run, which may trap, so this
+    /// runs in the command's child unless there is none.
+    func execute(context: CommandContext) throws(CommandFailure) -> Int32 {
+        let found = try context.catalog.scenario(named: request.scenario)
         let (seed, out) = (request.seed, request.out)
-        let plan = RunPlan(
+        let plan = RunPlan.probed(
             scenario: found, variant: request.variant, strategy: strategy, noise: request.noise,
             carriers: request.carriers)
         var result = plan.run(seed: seed, strategy: plan.makeStrategy())
@@ -95,26 +127,14 @@ struct ScheduleRun {
         return status
     }
 
-    /// The plan of a run whose child trapped: probed here when the fifo run does not trap (recorded in
-    /// a child first to know), else with a step estimate of 1 — the trap may have been in that probe,
-    /// and a run planned without it is still one the trace header describes and replays.
-    func crashedPlan(_ found: Scenario) throws(CommandFailure) -> RunPlan {
-        let (chosen, noise, carriers) = (request.variant, request.noise, request.carriers)
-        let probe = try? DeterminismCheck.temporaryTracePath("probe")
-        defer { if let probe { unlink(probe) } }
-        let fifo = probe.flatMap { probe in
-            try? IsolatedRecording(
-                scenario: found.name, variant: chosen, strategy: StrategySpec.plainOrder.description, noise: noise,
-                estimatedSteps: 1, carriers: carriers
-            ).record(seed: 0, to: probe)
+    /// The plan of a run whose child trapped, planned in a child: when its fifo run traps too (the
+    /// trap may have been there), with a step estimate of 1 — a run planned without it is still
+    /// one the trace header describes and replays.
+    func crashedPlan(context: CommandContext) throws(CommandFailure) -> RunPlan {
+        switch try context.isolation.plan(request.unplanned, in: context.catalog) {
+        case .planned(let plan): return plan
+        case .trapped: return try RunPlan(request.unplanned, in: context.catalog)
         }
-        // Not recorded (no usable $TMPDIR): probed here, as before.
-        var plan =
-            fifo?.crashed == true
-            ? RunPlan(scenario: found, variant: chosen, strategy: strategy, estimatedSteps: 1, noise: noise)
-            : RunPlan(scenario: found, variant: chosen, strategy: strategy, noise: noise, carriers: carriers)
-        plan.carriers = carriers
-        return plan
     }
 
     /// The run trapped in its child: records it again in a child that checkpoints every record,
@@ -124,8 +144,7 @@ struct ScheduleRun {
         let console = context.console
         let wanted = out ?? "\(request.failureDir)/\(plan.scenario.name)-\(plan.variant)-seed\(seed).simtrace"
         let recording = IsolatedRecording(
-            scenario: plan.scenario.name, variant: plan.variant, strategy: strategy.description, noise: plan.noise,
-            estimatedSteps: plan.estimatedSteps, carriers: plan.carriers)
+            plan: try plan.descriptor(), launcher: try context.isolation.launcher(for: "recording a crash"))
         let recorded: IsolatedRecording.Outcome
         let path: String
         let title = "\(plan.scenario.name)/\(plan.variant) seed \(seed) \(strategy)"
@@ -172,44 +191,5 @@ struct ScheduleRun {
                     ]
             ).text)
         return ExitStatus.failure
-    }
-}
-
-/// `simrun _run`: runs and prints one schedule of `simrun run` for the parent that parsed the
-/// command line, so that a model that traps ends this child and not the command. What to run is one
-/// `RunRequest` (SimEngine) on stdin; the output goes straight to the parent's stdout and stderr.
-/// Hidden: only `simrun run` runs it.
-struct RunChildCommand: CatalogCommand, CommandChildCommand {
-    static let configuration = CommandConfiguration(
-        commandName: name, abstract: "Run one schedule for `simrun run` (internal).", shouldDisplay: false)
-
-    /// The subcommand's name, as the parent starts it.
-    static let name = "_run"
-    /// Errors name `run`.
-    static let parentCommand = "run"
-
-    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        // Stops on Ctrl-C as `run` does (`SimRun.main` leaves that to the parent of `_` children).
-        // The style first: from the moment it handles a signal, this child prints the `--json`
-        // document of an interruption itself; killed by one before, its parent prints it.
-        let request = try RunRequest.read(from: 0)
-        request.output.apply(to: context.console)
-        Interruption.installImmediate()
-        let found = try context.catalog.scenario(named: request.scenario)
-        return try ScheduleRun(request: request, strategy: try request.strategySpec()).execute(found, context: context)
-    }
-}
-
-/// A hidden child that does a visible command's work and prints for it (`_run`, `_explain`): it
-/// stops on Ctrl-C as that command would, and its errors name that command.
-protocol CommandChildCommand: CatalogCommand {
-    /// The command whose work the child does (`run`), named in `--json` error documents.
-    static var parentCommand: String { get }
-}
-
-extension CommandOutput {
-    /// Sets the console's styles as `OutputOptions.apply` does for the parent's options.
-    func apply(to console: Console) {
-        OutputOptions.apply(json: json, quiet: quiet, progress: progress, fullNames: fullNames, to: console)
     }
 }

@@ -42,33 +42,21 @@ struct ShrinkCommand: CatalogCommand {
             throw CommandFailure(ExitStatus.usage, "\(trace): the recorded run did not fail; nothing to shrink")
         }
         let plan = try input.plan(in: context.catalog)
-        let crashed = footer.verdict.isCrash
-        if crashed && !ChildProcess.isAvailable {
-            throw CommandFailure(
-                ExitStatus.usage,
-                "\(trace): the recorded run crashed; shrinking it runs each candidate schedule in a child process, which this host cannot start"
-            )
-        }
+        if footer.verdict.isCrash { _ = try context.isolation.launcher(for: "\(trace): the recorded run crashed; shrinking it") }
         try OutputPath.createParent(of: path)
-        // A candidate schedule may trap: the shrinking runs in a child told by one `ShrinkRequest`,
-        // and a trap is a finding. A crash's candidates each run in a child of their own (CrashShrink).
+        // A candidate schedule may trap: the engine shrinks in a child (a crash's candidates each in
+        // a child of their own) wherever there are children, and a trap is a finding.
         let shrunkReport: ShrinkReport?
-        if crashed {
-            shrunkReport = try CrashShrink.shrink(input, footer: footer, plan: plan, to: path)
-        } else if ChildProcess.isAvailable {
-            switch try ShrinkRequest(trace: trace, out: path).runInChild(
-                forwardingInterruption: true, timeoutSeconds: InOrderSupervisor.noTimeout)
-            {
-            case .interrupted: return ExitStatus.interrupted
-            case .trapped(let message):
-                return ChildCrashReport.crashed(command: "shrink", message: message, trace: trace, console: context.console)
-            case .record(.shrunk(let report)): shrunkReport = report
-            case .record(.notReproduced): shrunkReport = nil
-            case .record(.failure(let kind, let message)): throw CommandFailure(kind, message)
-            case .record(.partial): throw CommandFailure(.failed, "the shrinking process answered with no result")
-            }
-        } else {
-            shrunkReport = try TraceShrink.shrink(input, footer: footer, plan: plan, to: path)
+        switch try TraceShrink.shrink(
+            input, footer: footer, plan: plan, to: path, isolation: context.isolation, passingCancellation: true,
+            timeoutSeconds: InOrderSupervisor.noTimeout)
+        {
+        case .interrupted: return ExitStatus.interrupted
+        case .trapped(let message):
+            return ChildCrashReport.crashed(command: "shrink", message: message, trace: trace, console: context.console)
+        case .shrunk(let report): shrunkReport = report
+        case .notReproduced: shrunkReport = nil
+        case .failed(let kind, let message): throw CommandFailure(kind, message)
         }
         guard let shrunk = shrunkReport else {
             throw CommandFailure(
@@ -99,25 +87,6 @@ struct ShrinkCommand: CatalogCommand {
                             "findings", ResultDocument.findings(shrunk.verdict, seed: input.header.seed, trace: path)),
                     ]
             ).text)
-        return ExitStatus.ok
-    }
-}
-
-/// `simrun _shrink`: shrinks one trace in a process of its own (a candidate schedule may trap) for
-/// `simrun shrink` and `FindingCampaign`: one `ShrinkRequest` (SimEngine) on stdin, one typed record
-/// (`ChildRecord`) on stdout; the shrinking is the engine's. Hidden: only simrun itself runs it.
-struct ShrinkChildCommand: CatalogCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "_shrink", abstract: "Shrink one trace for a parent process (internal).", shouldDisplay: false)
-
-    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        let record: ChildRecord
-        do throws(CommandFailure) {
-            record = try ShrinkRequest.read(from: 0).run(in: context.catalog)
-        } catch {
-            record = .failure(kind: error.kind, message: error.message)
-        }
-        Console().out(record.text)
         return ExitStatus.ok
     }
 }

@@ -23,11 +23,8 @@ struct SimRunCommand: ParsableCommand {
             version: SimRunVersion.current,
             subcommands: [
                 ListCommand.self, RunCommand.self, FuzzCommand.self, MergeCommand.self, ReplayCommand.self,
-                ShrinkCommand.self,
-                ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self, RecordChildCommand.self,
-                DigestsChildCommand.self, CampaignChildCommand.self, ReplayChildCommand.self, ShrinkChildCommand.self,
-                WorkerChildCommand.self, RunChildCommand.self, ExplainChildCommand.self, BenchRecordCommand.self,
-                BenchAllocationsCommand.self,
+                ShrinkCommand.self, ShowCommand.self, ExplainCommand.self, ExportCommand.self, BenchCommand.self,
+                RerunCommand.self, BenchRecordCommand.self, BenchAllocationsCommand.self,
             ]
         )
     }
@@ -41,6 +38,9 @@ public struct CommandContext: Sendable {
     public let console: Console
     /// The name the user ran (`simrun`, or their own executable's), for the commands we print.
     public let programName: String
+    /// Where the user's code runs: in child processes of this executable when it is built on
+    /// `SimRun.main`, else in this process (a test calling `SimRun.run`).
+    public let isolation: Isolation
 }
 
 /// A subcommand that runs with the scenario catalog instead of ArgumentParser's `run()`.
@@ -75,23 +75,27 @@ public enum SimRun {
         ExecutorCapture.installExecutorFactory()
         ChildProcess.markSelfExecutable()
         clampHelpWidth()
+        // One of simrun's own child processes: the engine's, before any command line is parsed. It
+        // dies with its parent; its parent decides about Ctrl-C.
+        if ChildEntry.isChild(CommandLine.arguments) {
+            let failure = ChildEntry.main(catalog: catalog(scenarios))
+            exit(failure.map { SimEngineError.code(for: $0.kind) } ?? ExitStatus.ok)
+        }
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "simrun") }
         // Ctrl-C, SIGTERM and SIGHUP end every command with 130; `fuzz` stops and reports what ran,
         // from its first moment (a signal while it plans stops the campaign before its first run).
-        // simrun's own child processes (`_worker`, `_record`, …) leave it to their parent, which ends
-        // them with SIGTERM: they remove the files they were writing and die of it.
         let first = CommandLine.arguments.dropFirst().first
         if let first, CommandLine.arguments.contains("--json"), commandNames.contains(first) {
             // Before the first signal can come: `--json` prints its document however early it lands.
             Interruption.armDocument(Console.interruptedDocument(command: first))
         }
-        if let child = first, child.hasPrefix("_") {
+        if first == RerunCommand.name {
+            // A command re-run in a child (`RerunCommand`) dies with its parent, which ends it with
+            // SIGTERM (it removes the files it was writing and dies of it); once it knows its output
+            // style it stops on Ctrl-C as its command would. It prints to the user's terminal: no
+            // trap reporter (its parent records a crash again in a child that has one).
             ChildProcess.bindLifetimeToParent()
             Interruption.installChildCleanup()
-            // A child whose stderr its parent reads: a trap says where it happened before the child
-            // dies of it. Not `_run` and `_explain`, which print to the user's terminal (their
-            // parent records a crash again in a `_record` child, which says it).
-            if child != RunChildCommand.name && child != ExplainChildCommand.name { ChildProcess.installTrapReporter() }
         } else if first == "fuzz" {
             Interruption.install()
         } else {
@@ -99,11 +103,14 @@ public enum SimRun {
         }
         // A `--build-label` names this process's build for its children too (they write trace
         // headers): set once, here, before any thread or child exists.
-        if let label = BuildIdentity.labelArgument(in: Array(CommandLine.arguments.dropFirst())) {
+        if let label = BuildLabelOption.label(in: Array(CommandLine.arguments.dropFirst())) {
             setenv(BuildIdentity.environmentKey, label, 1)
         }
         let code = run(
-            arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios, programName: program ?? "simrun")
+            arguments: Array(CommandLine.arguments.dropFirst()), scenarios: scenarios, console: Console(),
+            programName: program ?? "simrun",
+            isolation: ProcessLauncher.thisExecutable(cancellation: .onInterrupt).map(Isolation.processes)
+                ?? .inProcess(cancelledBy: .onInterrupt))
         // A signal is ending the process (its children stopped, its files removed, exit 130): the
         // command's own ending, likely an error from a child it lost, is not the answer.
         Interruption.waitIfEnding()
@@ -133,20 +140,39 @@ public enum SimRun {
         }
     }
 
-    /// Runs one command line and returns its exit status.
+    /// Runs one command line in this process (every run of the user's code too: a trap ends the
+    /// process) and returns its exit status.
     public static func run(
         arguments: [String], scenarios: [Scenario], console: Console = Console(), programName: String = "simrun"
     ) -> Int32 {
+        run(
+            arguments: arguments, scenarios: scenarios, console: console, programName: programName,
+            isolation: .inProcess(cancelledBy: .onInterrupt))
+    }
+
+    static func run(
+        arguments: [String], scenarios: [Scenario], console: Console, programName: String, isolation: Isolation
+    ) -> Int32 {
         $programName.withValue(programName) {
-            runNamed(arguments: arguments, scenarios: scenarios, console: console, programName: programName)
+            runNamed(
+                arguments: arguments, scenarios: scenarios, console: console, programName: programName,
+                isolation: isolation)
         }
     }
 
+    /// The scenarios a command tree runs: the caller's, then the benchmark groups (whose names lose).
+    private static func catalog(_ scenarios: [Scenario]) -> ScenarioCatalog {
+        let benchmarks = SCTBench.scenarios.filter { bench in !scenarios.contains { $0.name == bench.name } }
+        return ScenarioCatalog(scenarios + benchmarks)
+    }
+
     private static func runNamed(
-        arguments: [String], scenarios: [Scenario], console: Console, programName: String
+        arguments: [String], scenarios: [Scenario], console: Console, programName: String, isolation: Isolation
     ) -> Int32 {
         console.resetOutputFailure()
-        let status = runParsed(arguments: arguments, scenarios: scenarios, console: console, programName: programName)
+        let status = runParsed(
+            arguments: arguments, scenarios: scenarios, console: console, programName: programName,
+            isolation: isolation)
         // Every stdout write is checked: results that did not reach their reader (a full disk, a
         // closed descriptor) are never a success. A bug found (1) still wins, as over any write error;
         // a code that already says the command failed is kept.
@@ -158,12 +184,10 @@ public enum SimRun {
     }
 
     private static func runParsed(
-        arguments: [String], scenarios: [Scenario], console: Console, programName: String
+        arguments: [String], scenarios: [Scenario], console: Console, programName: String, isolation: Isolation
     ) -> Int32 {
-        // The benchmark groups come with every command tree, after the caller's scenarios (whose names win).
-        let benchmarks = SCTBench.scenarios.filter { bench in !scenarios.contains { $0.name == bench.name } }
         let context = CommandContext(
-            catalog: ScenarioCatalog(scenarios + benchmarks), console: console, programName: programName)
+            catalog: catalog(scenarios), console: console, programName: programName, isolation: isolation)
         // A console may serve several command lines; each starts from the defaults its options change.
         // With --json, a signal from the very start (while the command line is parsed) prints the
         // interrupted document; the command sets its own style once parsed.
@@ -239,8 +263,8 @@ public enum SimRun {
         }
         if let catalogCommand = command as? any CatalogCommand {
             commandName = type(of: catalogCommand).configuration.commandName ?? ""
-            // A command's child (`_run`) fails as that command (`run`) would.
-            if let child = catalogCommand as? any CommandChildCommand { commandName = type(of: child).parentCommand }
+            // A command re-run in a child fails as that command (`run`) would.
+            if let rerun = catalogCommand as? RerunCommand { commandName = rerun.command }
             context.console.command = commandName
             return try catalogCommand.execute(context)
         }

@@ -3,11 +3,26 @@ import SimCore
 import SimEngine
 import SimTrace
 
-/// One `simrun explain`, from the options the parent parsed (`ExplainRequest`): explained and
-/// printed by the child (`simrun _explain`), or by the command itself when there is no child.
+/// One `simrun explain`, from the options the parent parsed (``Request``): explained and printed
+/// by the child (`RerunCommand`), or by the command itself when there is no child.
 struct TraceExplanation {
+    /// What `explain` asks of the child it explains in: the trace (already a file: a trace read from
+    /// a pipe was spooled by the parent) and the options as the parent parsed or resolved them.
+    struct Request: Sendable, Equatable, Codable {
+        /// The trace explained, as the parent reads it (a spooled copy of a pipe).
+        var trace: String
+        /// Re-fuzzed runs per decision (resolved: `--runs`, or the default for the trace's verdict).
+        var runs: Int
+        /// Worker threads (`--jobs`).
+        var jobs: Int
+        /// Timeline events shown around the decisive decision (`--context`).
+        var context: Int
+        /// The console's styles (`--json`, `--quiet`, `--progress`).
+        var output: CommandOutput
+    }
+
     /// The options of the explanation.
-    let request: ExplainRequest
+    let request: Request
 
     /// The trace explained.
     var trace: String { request.trace }
@@ -18,7 +33,6 @@ struct TraceExplanation {
     /// the sentence, the timeline and the race.
     func execute(input: TraceInput, footer: TraceFooter, context: CommandContext) throws(CommandFailure) -> Int32 {
         let (runs, jobs) = (request.runs, request.jobs)
-        let crashed = footer.verdict.isCrash
         let plan = try input.plan(in: context.catalog)
         let console = context.console
         let target = FailureSignature(footer.verdict)
@@ -29,8 +43,7 @@ struct TraceExplanation {
         )
         let explainer = Explainer(plan: plan, input: input, target: target, runs: runs, jobs: jobs)
         let progress = { (done: Int, total: Int) in console.progress("  keeping \(done) of \(total - 1) decisions") }
-        let explanation =
-            crashed ? try explainer.explainCrash(progress: progress) : explainer.explain(progress: progress)
+        let explanation = try explainer.explain(isolation: context.isolation, progress: progress)
         console.endProgress()
         for note in explanation.notes { console.err("note: \(note)") }
         let report = ExplanationText(explanation: explanation, names: console.taskNames)
@@ -145,31 +158,5 @@ struct TraceExplanation {
         } catch {
             throw TraceInput.failure(error)
         }
-    }
-}
-
-/// `simrun _explain`: explains a trace and prints the explanation for `simrun explain`, the parent
-/// that parsed the command line, so that a model that traps on a re-fuzzed schedule ends this child
-/// and not the command. What to explain is one `ExplainRequest` (SimEngine) on stdin; the output
-/// goes straight to the parent's stdout and stderr. Hidden: only `simrun explain` runs it.
-struct ExplainChildCommand: CatalogCommand, CommandChildCommand {
-    static let configuration = CommandConfiguration(
-        commandName: name, abstract: "Explain one trace for `simrun explain` (internal).", shouldDisplay: false)
-
-    /// The subcommand's name, as the parent starts it.
-    static let name = "_explain"
-    /// Errors name `explain`.
-    static let parentCommand = "explain"
-
-    func execute(_ context: CommandContext) throws(CommandFailure) -> Int32 {
-        // Stops on Ctrl-C as `explain` does (`SimRun.main` leaves that to the parent of `_` children).
-        // The style first: from the moment it handles a signal, this child prints the `--json`
-        // document of an interruption itself; killed by one before, its parent prints it.
-        let request = try ExplainRequest.read(from: 0)
-        request.output.apply(to: context.console)
-        Interruption.installImmediate()
-        let input = try TraceInput(path: request.trace)
-        let footer = try ExplainCommand.footer(of: input, trace: request.trace)
-        return try TraceExplanation(request: request).execute(input: input, footer: footer, context: context)
     }
 }

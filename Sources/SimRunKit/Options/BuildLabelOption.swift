@@ -18,6 +18,26 @@ struct BuildLabelOption: ParsableArguments {
             throw ValidationError("--build-label must be a non-empty single line")
         }
     }
+
+    /// The value of `--build-label L` or `--build-label=L` in a command line (the last one wins, as
+    /// the parser's), before `--` ends the options; nil when absent. `SimRun.main` reads it before
+    /// parsing, so that the children it starts name the same build.
+    static func label(in arguments: [String]) -> String? {
+        var found: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            if argument == "--build-label", index + 1 < arguments.count {
+                found = arguments[index + 1]
+                index += 1
+            } else if argument.hasPrefix("--build-label=") {
+                found = String(argument.dropFirst("--build-label=".count))
+            }
+            index += 1
+        }
+        return found.flatMap { $0.isEmpty ? nil : $0 }
+    }
 }
 
 /// A command whose `--build-label` is bound while it runs (``BuildIdentity/label``).

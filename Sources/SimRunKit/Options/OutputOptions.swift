@@ -40,3 +40,20 @@ struct OutputOptions: ParsableArguments {
     /// The flags as a command's child is told them.
     var request: CommandOutput { CommandOutput(json: json, quiet: quiet, progress: progress, fullNames: fullNames) }
 }
+
+/// The console options a command's child (`RerunCommand`) prints with, as the parent parsed them.
+struct CommandOutput: Sendable, Equatable, Codable {
+    /// `--json`: one document on stdout.
+    var json: Bool
+    /// `--quiet`: only the verdict line.
+    var quiet: Bool
+    /// `--progress`: a progress line every 10 s off a terminal.
+    var progress: Bool
+    /// `--full-names`: task identities whole in tables and timelines.
+    var fullNames: Bool
+
+    /// Sets the console's styles as `OutputOptions.apply` does for the parent's options.
+    func apply(to console: Console) {
+        OutputOptions.apply(json: json, quiet: quiet, progress: progress, fullNames: fullNames, to: console)
+    }
+}

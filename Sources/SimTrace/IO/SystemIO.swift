@@ -129,10 +129,51 @@ package enum SystemIO {
         close(directory)
     }
 
-    /// Waits for child `pid` to end; its raw wait status, or nil when it cannot be waited for.
-    package static func waitForChild(_ pid: pid_t) -> Int32? {
+    /// The raw wait status of child `pid` once it has ended: waiting for it (`waiting`), or nil while
+    /// it still runs. A child that cannot be waited for (already collected) reads as status 0.
+    package static func childStatus(_ pid: pid_t, waiting: Bool) -> Int32? {
         var status: Int32 = 0
-        return retrying({ waitpid(pid, &status, 0) }) < 0 ? nil : status
+        let found = retrying { waitpid(pid, &status, waiting ? 0 : WNOHANG) }
+        if found == 0 { return nil }
+        return found < 0 ? 0 : status
+    }
+
+    /// Everything `fd` holds, read to its end (a child's stdin, a whole small file); `fileTooLarge`
+    /// past `limit` bytes.
+    package static func readAll(_ fd: Int32, limit: Int) throws(Errno) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(Errno) in try read(fd, into: raw) }
+            }.get()
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+            if bytes.count > limit { throw Errno.fileTooLarge }
+        }
+    }
+
+    /// The names in `directory` (not `.` and `..`), sorted (never the file system's order); nil when
+    /// it cannot be read. The one directory lister.
+    package static func directoryNames(_ directory: String) -> [String]? {
+        guard let stream = opendir(directory) else { return nil }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The whole file at `path` (at most `limit` bytes; `fileTooLarge` past it): the one whole-file
+    /// reader.
+    package static func readFile(_ path: String, limit: Int) throws(Errno) -> [UInt8] {
+        let fd = try open(path, O_RDONLY)
+        defer { close(fd) }
+        return try readAll(fd, limit: limit)
     }
 
     private static func typed(_ error: any Error) -> Errno {

@@ -45,9 +45,11 @@ final class FrameDecoder {
     var fileOffset: UInt64 { inputFileOffset + UInt64(inputPosition) }
 
     init(path: String) throws(TraceError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
+        let fd: Int32
+        do {
+            fd = try SystemIO.open(path, O_RDONLY)
+        } catch {
+            let code = error.rawValue
             throw TraceError(
                 code == ENOENT ? .missingFile : .unreadable, file: path, offset: 0, expected: "a readable trace file",
                 detail: FileOutput.message(code))
@@ -232,8 +234,9 @@ final class FrameDecoder {
             input.append(contentsOf: repeatElement(0, count: input.count))
         }
         while true {
+            // SystemIO's untyped read: EINTR retried there, -1 with errno for anything else.
             let count = input.withUnsafeMutableBytes { raw in
-                read(descriptor, raw.baseAddress! + inputCount, raw.count - inputCount)
+                SystemIO.read(descriptor, UnsafeMutableRawBufferPointer(rebasing: raw[inputCount...]))
             }
             if count > 0 {
                 inputCount += count

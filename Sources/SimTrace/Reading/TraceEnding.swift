@@ -29,8 +29,7 @@ public enum TraceEnding: Sendable, Equatable {
     /// if case .footer(let footer) = TraceEnding.read(path: path), case .crashed = footer.verdict { … }
     /// ```
     public static func read(path: String) -> TraceEnding {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .unknown }
+        guard let fd = try? SystemIO.open(path, O_RDONLY) else { return .unknown }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_size > 0 else { return .unknown }
