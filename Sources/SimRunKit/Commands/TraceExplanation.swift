@@ -70,6 +70,7 @@ struct TraceExplanation {
         }
         console.out("")
         console.out(console.taskNames(races.map(ExplainCommand.raceLine) ?? ExplainCommand.crashRaceLine))
+        if let library = CrashPlace.libraryLine(footer.trapFrames) { console.out(library.prefix(1).uppercased() + library.dropFirst() + ".") }
         let status = explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
         console.json(
             document(explanation, input: input, plan: plan, status: status, sentence: report.sentence(), races: races)
