@@ -1,5 +1,6 @@
 import Foundation
 import SimCore
+import SimEngine
 import SimTestSupport
 import Testing
 
@@ -27,6 +28,15 @@ struct SystemLibraryCrashTests {
         #expect(replay.stdout.contains("  " + Self.inside), "the trace keeps where it trapped: \(replay.stdout)")
         let explain = try SimrunProcess.run(["explain", trace, "--runs", "4"])
         #expect(explain.stdout.contains("The trap is inside libdispatch.so"), "\(explain.stdout)\(explain.stderr)")
+        // --json says it too, as one member of the finding and of the explanation.
+        let json = try SimrunProcess.run(
+            ["fuzz", "dispatch-group-double-leave", "--no-show", "--json", "--out", out + "-json"])
+        let document = try #require(try? JSONValue(parsing: json.stdout.split(separator: "\n").last.map(String.init) ?? ""))
+        #expect(document["findings"]?.arrayValue?.first?["library"]?.stringValue == "libdispatch.so", "\(json.stdout)")
+        let explained = try SimrunProcess.run(["explain", trace, "--runs", "2", "--json"])
+        let explanation = try #require(
+            try? JSONValue(parsing: explained.stdout.split(separator: "\n").last.map(String.init) ?? ""))
+        #expect(explanation["library"]?.stringValue == "libdispatch.so", "\(explained.stdout)")
     }
 
     @Test func theFixIsCleanAndDeterministic() throws {

@@ -110,6 +110,7 @@ struct TraceExplanation {
                 seed: input.header.seed)
                 + [
                     .init("trace", .string(trace)), .init("outcome", ResultDocument.outcome(verdict)),
+                    .init("library", .optional(FuzzCommand.crashLibrary(trace))),
                     .init("runs", .int(Int64(explanation.runs))), .init("baseline", fraction(explanation.baseline)),
                     .init("rows", .array(rows)),
                     .init("decisive", explanation.decisive.map { .int(Int64(explanation.rows[$0].number)) } ?? .null),
