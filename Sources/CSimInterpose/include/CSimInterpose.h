@@ -216,6 +216,10 @@ int simrun_code_symbols_readable(void);
 /// another caller (a trap inside a lookup), instead of waiting for them.
 const char *_Nullable simrun_code_symbol_nowait(const void *_Nonnull address);
 
+/// The file name of the shared library holding code `address` ("libdispatch.so"), for a signal
+/// handler: NULL for the main program, when unknown, or when the tables are being read.
+const char *_Nullable simrun_code_library_nowait(const void *_Nonnull address);
+
 // MARK: - Trap reporter (trap.c, issue #43)
 //
 // Where a child process trapped, for telling crashes apart across build configurations: an

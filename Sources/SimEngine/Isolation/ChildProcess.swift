@@ -351,19 +351,44 @@ extension ChildProcess {
 
     /// The functions a child trapped in, innermost first, from its stderr (the trap reporter's
     /// line): the Swift runtime's and the C library's frames left out, each named as a person names
-    /// it (`BlueprintView.updateViewHierarchyIfNeeded()`); empty when the child wrote none.
+    /// it (`BlueprintView.updateViewHierarchyIfNeeded()`), a function of a shared library after its
+    /// file name (`libdispatch.so: dispatch_group_leave`, see ``CrashPlace/library``); empty when
+    /// the child wrote none.
     package static func trapFrames(in stderr: String) -> [String] {
         let marker = "simrun-trap-frames:"
         guard let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return [] }
-        let symbols = line.dropFirst(marker.count).split(separator: " ").map(String.init)
         var frames: [String] = []
-        for symbol in symbols.drop(while: { $0 == "?" || CodeSymbol.isRuntime($0) }) {
-            guard symbol != "?", !CodeSymbol.isRuntime(symbol) else { continue }
-            let name = CodeSymbol.function(ofSymbol: symbol)
+        var previous: String?
+        for token in line.dropFirst(marker.count).split(separator: " ") {
+            let parts = token.split(separator: "|", maxSplits: 1).map(String.init)
+            // A compiler-made part of a function (`dispatch_group_leave.cold.1`, `.part.0`) is that
+            // function: no symbol, Swift's or C's, has a dot of its own.
+            let symbol = String((parts.first ?? "?").prefix { $0 != "." })
+            let library = parts.count > 1 ? parts[1] : nil
+            // The trap's way down (the runtime, the C library) and the unknown in the main program.
+            guard !CodeSymbol.isRuntime(symbol), !(library.map(CrashPlace.isTrapMachinery) ?? false) else { continue }
+            guard symbol != "?" || library != nil else { continue }
+            // simrun's own code: below the program's frames it is the scheduler that ran them.
+            if library == nil, Self.isSimrunSymbol(symbol) {
+                if frames.isEmpty { continue } else { break }
+            }
+            let function = symbol == "?" ? "(a function without a symbol)" : CodeSymbol.function(ofSymbol: symbol)
+            // The compiler's glue between a closure and its caller says nothing about where.
+            if function.hasPrefix("reabstraction thunk") || function.hasPrefix("thunk for ") { continue }
+            // simrun's interposer of a library function (in the main program) calls the real one.
+            if library == nil, function == previous { continue }
+            previous = function
+            let name = CrashPlace.frameName(function, library: library)
             if frames.last != name { frames.append(name) }
             if frames.count == maxTrapFrames { break }
         }
         return frames
+    }
+
+    /// Whether a main-program symbol is simrun's own: its C interposition layer (`simrun_…`) or its
+    /// Swift kernel and engine.
+    static func isSimrunSymbol(_ symbol: String) -> Bool {
+        symbol.hasPrefix("simrun_") || symbol.hasPrefix("$s7SimCore") || symbol.hasPrefix("$s9SimEngine")
     }
 
     /// The runtime's one-line reason for a trap, from a child's stderr: "Precondition failed: …",
