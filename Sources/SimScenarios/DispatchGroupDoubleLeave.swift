@@ -19,7 +19,7 @@ public enum DispatchGroupDoubleLeave {
         name: "dispatch-group-double-leave",
         summary: "GCD: a response and its timeout both leave a DispatchGroup; libdispatch traps on the second leave",
         variants: [
-            .init("buggy", "the response checks 'finished' off main, then leaves on main"),
+            .init("buggy", "the response checks 'finished' off main, then leaves on main (the run traps)"),
             .init("fixed", "the response checks 'finished' again on main, where the timeout sets it"),
         ],
         setUp: { simulation, variant in setUp(simulation, checksOnMain: variant == "fixed") }
