@@ -13,13 +13,14 @@ import SimCore
 /// - `fixed`: the hop checks `finished` again on main, where the timeout marks it.
 ///
 /// Oracle (`feed-shown-once`): at the end the feed was shown exactly once (a crash ends the run first).
+/// Goal (`timeout-between-check-and-hop`): the timeout ran between the response's check and its hop.
 public enum DispatchGroupDoubleLeave {
     /// The scenario, with variants `buggy` (default) and `fixed`.
     public static let scenario = Scenario(
         name: "dispatch-group-double-leave",
         summary: "GCD: a response and its timeout both leave a DispatchGroup; libdispatch traps on the second leave",
         variants: [
-            .init("buggy", "the response checks 'finished' off main, then leaves on main (the run traps)"),
+            .init("buggy", "the response checks 'finished' off main, then leaves on main: libdispatch traps on a second leave"),
             .init("fixed", "the response checks 'finished' again on main, where the timeout sets it"),
         ],
         setUp: { simulation, variant in setUp(simulation, checksOnMain: variant == "fixed") }
@@ -32,6 +33,8 @@ public enum DispatchGroupDoubleLeave {
         let network = DispatchQueue(label: "network")
         var finished = false
         var feedShown = 0
+        /// Responses whose hop to main found the request finished by its timeout (the race, met).
+        var lateHops = 0
 
         init(checksOnMain: Bool) { self.checksOnMain = checksOnMain }
 
@@ -46,6 +49,7 @@ public enum DispatchGroupDoubleLeave {
         private func responseArrived() {
             guard !finished else { return }
             DispatchQueue.main.async {
+                if self.finished { self.lateHops += 1 }
                 if self.checksOnMain && self.finished { return }
                 self.finish("response")
             }
@@ -63,6 +67,7 @@ public enum DispatchGroupDoubleLeave {
         guard DispatchCapturing.requireActive(simulation) else { return }
         let prefetch = Prefetch(checksOnMain: checksOnMain)
         DispatchQueue.main.async { prefetch.start() }
+        simulation.sometimes("timeout-between-check-and-hop") { prefetch.lateHops > 0 }
         simulation.atEnd("feed-shown-once") {
             prefetch.feedShown == 1 ? nil : "the feed was shown \(prefetch.feedShown) times"
         }

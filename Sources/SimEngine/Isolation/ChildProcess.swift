@@ -208,6 +208,13 @@ package struct ChildProcess {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environment + [nil])
         for fd in [outPipe[1], errPipe[1], inPipe[0]] where fd >= 0 { close(fd) }
+        // Listed before it is given its job; refused once this process is ending (a signal's
+        // handler already asked every listed child to stop): then it never starts work.
+        if status == 0 && simrun_children_add(pid) == 0 {
+            kill(pid, SIGKILL)
+            for fd in [outPipe[0], errPipe[0], inPipe[1]] where fd >= 0 { close(fd) }
+            throw SimEngineError(.interrupted, "not started: the command is ending at a signal")
+        }
         if let input, inPipe[1] >= 0 {
             // Fits the pipe's buffer (`maxInput`): written whole before the child reads a byte. A child
             // that failed to start reads nothing; its pipe end is closed, so this write fails, not blocks.
@@ -219,7 +226,6 @@ package struct ChildProcess {
             throw SimEngineError(
                 .cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))\(Self.limitHint(status))")
         }
-        simrun_children_add(pid)
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
     }
 
@@ -265,13 +271,15 @@ package struct ChildProcess {
     /// the child is killed if it has not ended 3 s later.
     package static func run(
         _ arguments: [String], input: [UInt8] = [], executable: String? = nil, captureOutput: Bool = true,
-        timeoutSeconds: Double = 300, environment: [String: String] = [:], cancellation: Cancellation? = nil
+        timeoutSeconds: Double = 300, environment: [String: String] = [:], cancellation: Cancellation? = nil,
+        onStdoutLine: ((Substring) -> Void)? = nil
     ) throws(SimEngineError) -> Output {
         var child = try spawn(
             arguments, executable: executable, input: input.isEmpty ? nil : input, captureOutput: captureOutput,
             environment: environment)
         var out: [UInt8] = []
         var err: [UInt8] = []
+        var scanned = 0  // `out` up to here was handed to `onStdoutLine`
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
         var killed = false
         var passedOn: ContinuousClock.Instant?
@@ -296,6 +304,11 @@ package struct ChildProcess {
                 let bytes = child.read(stream)
                 if stream == .stdout {
                     if out.count < outputLimit { out += bytes }
+                    // Each line as it comes, while the child still runs (before it is reaped).
+                    while let onStdoutLine, let newline = out[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                        onStdoutLine(Substring(decoding: out[scanned..<newline], as: UTF8.self))
+                        scanned = newline + 1
+                    }
                 } else if err.count < outputLimit {
                     err += bytes
                 }
