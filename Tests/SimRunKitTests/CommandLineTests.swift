@@ -97,6 +97,13 @@ func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all)
         #expect(
             output.contains("audit") || output.contains("recording ends"),
             "the first differing event is shown: \(output)")
+        // Both sides' events are named (lanes, jobs), never left as unknown symbols: the replayed
+        // side ends with the extra job.
+        let shown = output.split(separator: "\n").drop { !$0.contains("recorded:") }
+        #expect(shown.contains { $0.contains("worker.c sched.pick audit") }, "\(output)")
+        #expect(shown.filter { $0.contains("worker.b counter.read worker.b") }.count == 2, "\(output)")
+        let live = shown
+        #expect(!live.contains { $0.contains(" ? ") || $0.hasSuffix(" ?") }, "\(output)")
     }
 
     @Test func showMarksDeviationsAndTheOracleFailure() throws {
