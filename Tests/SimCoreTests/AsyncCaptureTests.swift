@@ -1,5 +1,6 @@
 import Testing
 
+@testable import SimCapture
 @testable import SimCore
 
 /// Plain Swift concurrency in a test process: the executor factory, installed by simrun's load-time

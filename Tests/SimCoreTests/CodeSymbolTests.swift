@@ -1,6 +1,7 @@
 import CSimInterpose
 import Testing
 
+@testable import SimCapture
 @testable import SimCore
 
 /// A code address is named by the function around it, read from the program's own symbol table, and

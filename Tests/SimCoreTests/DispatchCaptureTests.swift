@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import SimCapture
 @testable import SimCore
 
 #if os(Linux)

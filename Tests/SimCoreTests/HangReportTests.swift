@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SimCapture
 @testable import SimCore
 
 /// A hang names who is stuck (issue #30): every Swift task of the run still suspended, with its

@@ -3,6 +3,7 @@ import Foundation
 import SimTestSupport
 import Testing
 
+@testable import SimCapture
 @testable import SimCore
 
 #if os(Linux)

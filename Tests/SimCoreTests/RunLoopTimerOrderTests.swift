@@ -2,6 +2,7 @@ import Foundation
 import SimTestSupport
 import Testing
 
+@testable import SimCapture
 @testable import SimCore
 
 /// Same-instant timers are a choice for run-loop timers too (issue #40, items 2 and 6): two

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 
+@testable import SimCapture
 @testable import SimCore
 
 /// What a run sees but does not control (issue #40): the kernel's channel for it, the schedule digest

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// A concurrent program on the kernel, in the terms of SCTBench: threads (each a lane), mutexes,

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.bluetooth_driver_bad` (SV-COMP, after Qadeer and Wu's KISS example): a device's

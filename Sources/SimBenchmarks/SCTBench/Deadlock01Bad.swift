@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.deadlock01_bad` (SV-COMP): two threads take mutexes `a` and `b` in opposite orders.

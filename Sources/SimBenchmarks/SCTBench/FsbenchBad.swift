@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.fsbench_bad` (SV-COMP, after Flanagan and Godefroid's file-system benchmark): 27

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.lazy01_bad` (SV-COMP): two threads add 1 and 2 to `data` under a mutex; a third

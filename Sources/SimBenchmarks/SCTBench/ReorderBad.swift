@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.reorder_N_bad` (SV-COMP `reorder_bad.c`; mc-imperial/sctbench d59ab26,

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CB.stringbuffer-jdk1.4` (the concurrency bug benchmarks, after Flanagan and Qadeer's

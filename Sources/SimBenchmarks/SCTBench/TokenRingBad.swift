@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.token_ring_bad` (SV-COMP): three threads pass a value around a ring

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.twostage_bad` (1 writer, 1 reader) and `CS.twostage_100_bad` (99 writers, 1

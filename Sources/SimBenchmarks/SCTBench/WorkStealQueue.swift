@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CHESS.WorkStealQueue` (the CHESS work-stealing queue test; mc-imperial/sctbench d59ab26,

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// SCTBench `CS.wronglock_bad` and `CS.wronglock_3_bad` (SV-COMP `wronglock_bad.c`): one thread

@@ -1,4 +1,5 @@
 import CSimInterpose
+import SimCapture
 import SimCore
 import SimTrace
 import Synchronization

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SimBenchmarks
+import SimCapture
 import SimCore
 import SimEngine
 
