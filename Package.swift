@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "SimModels", dependencies: ["SimCapture", "SimCore"]),
         .target(name: "SimScenarios", dependencies: ["SimModels", "SimCapture", "SimCore"]),
         // SCTBench's programs ported to the kernel (`simrun list --group sctbench`), apart from the app scenarios.
-        .target(name: "SimBenchmarks", dependencies: ["SimCapture", "SimCore"]),
+        .target(name: "SimBenchmarks", dependencies: ["SimCore"]),
         // The library behind the command line: campaigns, replay, shrink, explain, recording, child
         // processes. No ArgumentParser: SimTesting and users' tools build on it without the CLI.
         .target(
@@ -76,10 +76,19 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // `simrun bench`'s measurements (issue #42: apart from the command tree): the kernel, recording,
+        // replay, fuzzing, async, carriers, memory and allocations, each against a baseline of the
+        // same run. Not SimBenchmarks (SCTBench's programs, which the bench does not run).
+        .target(
+            name: "SimBench",
+            dependencies: [
+                "SimCore", "SimCapture", "SimTrace", "SimEngine", "SimScenarios", "CZstd",
+            ]
+        ),
         .target(
             name: "SimRunKit",
             dependencies: [
-                "SimCore", "SimCapture", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "CZstd",
+                "SimCore", "SimCapture", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "SimBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -119,8 +128,9 @@ let package = Package(
         .target(name: "CAllocCount"),
         .testTarget(
             name: "AllocationTests",
-            dependencies: ["CAllocCount", "SimRunKit", "SimEngine", "SimTrace", "SimCapture", "SimCore", "SimTestSupport"]
+            dependencies: ["CAllocCount", "SimBench", "SimEngine", "SimTrace", "SimCapture", "SimCore", "SimTestSupport"]
         ),
+        .testTarget(name: "SimBenchTests", dependencies: ["SimBench"]),
         .testTarget(name: "SimCoreTests", dependencies: ["SimCapture", "SimCore", "SimTestSupport"]),
         .testTarget(
             name: "SimTraceTests",
@@ -143,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCapture", "SimCore", "SimTestSupport",
+                "SimRunKit", "SimBench", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCapture", "SimCore", "SimTestSupport",
                 "SimTesting", "simrun",
                 "simrun-example",
                 "simrun-bench-baseline",

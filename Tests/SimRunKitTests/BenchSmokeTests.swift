@@ -3,6 +3,7 @@ import SimEngine
 import SimTestSupport
 import Testing
 
+@testable import SimBench
 @testable import SimRunKit
 
 /// `simrun bench --quick` runs and reports every figure; no timing is checked (timings belong to the
@@ -24,13 +25,6 @@ import Testing
             "until_bug_pct", "until_bug_random", "linearizability_10", "linearizability_100", "linearizability_1000",
             "record_peak_memory",
         ] + AllocationProbe.Path.allCases.map { "allocations_per_\($0.rawValue)" }
-
-    @Test func theJobsCurveDoublesUpToTheCores() {
-        #expect(Benchmark.jobsCurve(upTo: 1) == [1, 2])
-        #expect(Benchmark.jobsCurve(upTo: 2) == [1, 2])
-        #expect(Benchmark.jobsCurve(upTo: 6) == [1, 2, 4, 6])
-        #expect(Benchmark.jobsCurve(upTo: 16) == [1, 2, 4, 8, 16])
-    }
 
     @Test func quickBenchReportsEveryFigureAsJSON() throws {
         let output = try SimrunProcess.run(["bench", "--quick", "--json"], timeout: 300)

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// A concurrent program on the kernel, in the terms of SCTBench: threads (each a lane), mutexes,

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.account_bad` (SV-COMP concurrency set, `account_bad.c`): a deposit, a withdrawal and

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.arithmetic_prog_bad` (SV-COMP): a producer and a consumer hand over three items through

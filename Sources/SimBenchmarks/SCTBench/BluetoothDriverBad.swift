@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.bluetooth_driver_bad` (SV-COMP, after Qadeer and Wu's KISS example): a device's

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.carter01_bad` (SV-COMP): a readers-writers style pair of class counters `A` and `B`

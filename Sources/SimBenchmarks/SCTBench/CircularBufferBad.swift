@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.circular_buffer_bad` (SV-COMP): a sender and a receiver alternate through `send` and

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.deadlock01_bad` (SV-COMP): two threads take mutexes `a` and `b` in opposite orders.

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.din_phil2_sat` … `CS.din_phil7_sat` (SV-COMP `din_philN_sat.c`; mc-imperial/sctbench

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.fsbench_bad` (SV-COMP, after Flanagan and Godefroid's file-system benchmark): 27

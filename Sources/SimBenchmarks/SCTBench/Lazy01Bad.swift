@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.lazy01_bad` (SV-COMP): two threads add 1 and 2 to `data` under a mutex; a third

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.phase01_bad` (SV-COMP): two threads run the same body, which locks `x` a second time

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.queue_bad` (SV-COMP): a bounded queue of 20 with an enqueuer and a dequeuer that

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.reorder_N_bad` (SV-COMP `reorder_bad.c`; mc-imperial/sctbench d59ab26,

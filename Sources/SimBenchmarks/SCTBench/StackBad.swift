@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.stack_bad` (SV-COMP): a pusher and a popper of a 10-slot stack, each round one

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CB.stringbuffer-jdk1.4` (the concurrency bug benchmarks, after Flanagan and Qadeer's

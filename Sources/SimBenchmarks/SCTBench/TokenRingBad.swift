@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.token_ring_bad` (SV-COMP): three threads pass a value around a ring

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.twostage_bad` (1 writer, 1 reader) and `CS.twostage_100_bad` (99 writers, 1

@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CHESS.WorkStealQueue` (the CHESS work-stealing queue test; mc-imperial/sctbench d59ab26,

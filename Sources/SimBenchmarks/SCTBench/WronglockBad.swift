@@ -1,4 +1,3 @@
-import SimCapture
 import SimCore
 
 /// SCTBench `CS.wronglock_bad` and `CS.wronglock_3_bad` (SV-COMP `wronglock_bad.c`): one thread

@@ -1,7 +1,7 @@
-/// The kernel's side of running on carriers: the same candidates, picks and checks as `run()`'s
-/// one-thread loop, made by whichever carrier holds the turn, plus paused carriers as candidates.
 import SimCore
 
+/// The kernel's side of running on carriers: the same candidates, picks and checks as `run()`'s
+/// one-thread loop, made by whichever carrier holds the turn, plus paused carriers as candidates.
 extension Simulation {
     /// What the carrier holding the turn does next.
     enum CarrierNext {

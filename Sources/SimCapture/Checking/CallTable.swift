@@ -1,8 +1,8 @@
+import SimCore
+
 /// A failed check as a small table: one row per task (and the prefix and suffix), one column per
 /// call, each cell the call and its result — with, where it differs, what the call returns run
 /// without interruption in invocation order.
-import SimCore
-
 struct CallTable<Object: Sendable> {
     let check: ObjectCheck<Object>
     let calls: CallScenario

@@ -1,3 +1,5 @@
+import SimCore
+
 /// A check of an object's calls under concurrency, with no hand-written oracle: declare the object
 /// (an actor, or a `@MainActor` or otherwise `Sendable` type), its operations and their arguments;
 /// every run generates a small scenario of concurrent calls from its decisions, runs it under the
@@ -18,8 +20,6 @@
 /// Results are compared with their type's `Equatable`; a thrown error is a result (see `CallResult`).
 /// Operations must return on their own: one that suspends until another call releases it (a blocking
 /// `acquire`) cannot be run one call at a time, and shows up as pending work, not as a verdict.
-import SimCore
-
 public struct ObjectCheck<Object: Sendable>: Sendable {
     /// One operation of the object: a name, its arguments (simplest first), and how to call it.
     public struct Operation: Sendable {

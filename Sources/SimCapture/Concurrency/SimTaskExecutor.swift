@@ -1,11 +1,11 @@
+import SimCore
+
 /// A task executor whose jobs join the simulation's ready set on one lane, so async/await code runs
 /// in the seeded order and is recorded like any job.
 ///
 /// Tasks started with `Task(name:executorPreference:)` or inside `withTaskExecutorPreference` enqueue
 /// here, resume here after a continuation or a yield, and default actors they call follow the
 /// preference. `@MainActor` code does not: models use a simulated `main` lane instead.
-import SimCore
-
 public final class SimTaskExecutor: TaskExecutor, @unchecked Sendable {
     unowned let simulation: Simulation
     /// The lane its jobs run on.

@@ -1,3 +1,5 @@
+import SimCore
+
 /// The virtual delay of a `Task.sleep` (or a clock's `sleep`) captured on a run's thread.
 ///
 /// The runtime hands the executor a delay (or a deadline) it computed from the clock the sleep is on,
@@ -6,8 +8,6 @@
 /// code asked for, whatever the machine's load. Where the clocks stay real (macOS) the delay is short
 /// by the real time the job ran before it slept, and `roundest` recovers the duration code usually
 /// writes.
-import SimCore
-
 enum SleepDelay {
     /// The virtual delay for a sleep whose runtime-computed delay is `delay`; `computedFromNow` is
     /// false for a delay the runtime did not measure on a clock (e.g. `Task.sleep(nanoseconds:)`).

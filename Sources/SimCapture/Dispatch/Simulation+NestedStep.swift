@@ -1,8 +1,8 @@
+import SimCore
+
 /// One step of the scheduler taken from inside a running job: how a blocking wait (a semaphore, a
 /// group, `DispatchQueue.sync`) lets the rest of the run go on while its job stays on the stack. This
 /// is the seam carrier threads replace: a carrier that waits parks itself instead.
-import SimCore
-
 extension Simulation {
     /// What one nested step did.
     enum NestedStep {

@@ -1,10 +1,10 @@
+import SimCore
+
 /// A grow-only map from non-zero addresses or runtime ids to values, for look-ups the async capture
 /// makes several times per job (a task by its runtime id, an actor method by a resume function):
 /// open addressing with a multiplicative hash instead of `Dictionary`'s seeded SipHash, which was
 /// ~10% of an async job's instructions. Never iterated in a simulation (`allKeys` is for cleaning
 /// up). A class owning its slots, so a look-up is a few loads with no copy-on-write check.
-import SimCore
-
 final class AddressMap<Value> {
     private struct Slot {
         /// 0 marks an empty slot: no address or task id is 0.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SimBench
 import SimCore
 import SimEngine
 import SimTrace

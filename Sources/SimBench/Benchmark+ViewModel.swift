@@ -7,7 +7,7 @@ extension Benchmark {
     /// executor factory, as inside `swift test`), against runs/s of the same model tested the
     /// Point-Free way — `TestClock` + `withMainSerialExecutor`, one order per run — by
     /// `simrun-bench-baseline`, a child run in the same bench.
-    func viewModelFigure() throws(CommandFailure) -> BenchFigure {
+    func viewModelFigure() throws(SimEngineError) -> BenchFigure {
         let seeds = configuration.isQuick ? 500 : 20_000
         let plan = RunPlan.probed(scenario: BenchViewModel.scenario, variant: "fixed", strategy: StrategySpec(kind: .random))
         var report: Fuzzer.Report?
@@ -20,7 +20,7 @@ extension Benchmark {
 
         var baselineRate = Double.nan
         var baselineNote = ""
-        do throws(CommandFailure) {
+        do throws(SimEngineError) {
             var best = Double.infinity
             for _ in 0..<repetitions {
                 let output = try ChildProcess.runSibling("simrun-bench-baseline", [String(seeds)])
@@ -29,8 +29,8 @@ extension Benchmark {
                     let field = line.split(separator: " ").first(where: { $0.hasPrefix("seconds=") }),
                     let taken = Double(field.dropFirst("seconds=".count))
                 else {
-                    throw CommandFailure(
-                        ExitStatus.cannotWrite, "simrun-bench-baseline: \(output.stdout)\(output.stderr)")
+                    throw SimEngineError(
+                        .cannotWrite, "simrun-bench-baseline: \(output.stdout)\(output.stderr)")
                 }
                 if !line.contains("passed=\(seeds)") {
                     baselineNote = "; the baseline's runs did not all pass: \(line)"

@@ -4,7 +4,7 @@ import SimTrace
 
 extension Benchmark {
     /// Peak resident memory of a child process recording a long trace, against one recording a short one.
-    func memoryFigure() throws(CommandFailure) -> BenchFigure {
+    func memoryFigure() throws(SimEngineError) -> BenchFigure {
         let small = configuration.memoryEventsSmall
         let large = configuration.memoryEventsLarge
         let smallPeak = try peak(events: small)
@@ -19,7 +19,7 @@ extension Benchmark {
             note: "peak RSS (VmHWM) of a child process (`simrun _bench-record`) recording to a file")
     }
 
-    private func peak(events: Int) throws(CommandFailure) -> UInt64 {
+    private func peak(events: Int) throws(SimEngineError) -> UInt64 {
         let file = path("memory.simtrace")
         defer { unlink(file) }
         guard
@@ -27,13 +27,13 @@ extension Benchmark {
                 ["_bench-record", "--events", String(events), "--out", file], reportPath: path("memory.peak")),
             outcome.exitStatus == 0
         else {
-            throw CommandFailure(ExitStatus.failure, "bench: the recording child process failed")
+            throw SimEngineError(.failed, "bench: the recording child process failed")
         }
         return outcome.peakBytes
     }
 
     /// The child's side: records the benchmark workload for about `events` events into `path`.
-    static func recordForMemory(events: Int, path: String) throws(CommandFailure) -> UInt64 {
+    package static func recordForMemory(events: Int, path: String) throws(SimEngineError) -> UInt64 {
         let workload = BenchWorkload.recording(events: events)
         do {
             let writer = try TraceWriter(

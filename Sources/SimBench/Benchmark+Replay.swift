@@ -5,7 +5,7 @@ import SimTrace
 extension Benchmark {
     /// Replay events/s (re-run following the tape, comparing every event with the file) against
     /// recording the same run; decode events/s (read only) against raw zstd decompression.
-    func replayAndDecodeFigures() throws(CommandFailure) -> [BenchFigure] {
+    func replayAndDecodeFigures() throws(SimEngineError) -> [BenchFigure] {
         let workload = BenchWorkload.recording(events: configuration.replayEvents)
         let plan = RunPlan.probed(scenario: workload.scenario, variant: "default", strategy: StrategySpec(kind: .random))
         let file = path("replay.simtrace")
@@ -30,7 +30,7 @@ extension Benchmark {
                     // What `simrun replay` does: the last frame (a crashed run replays in a child), the
                     // header, then one pass over the file following the schedule and comparing events.
                     guard TraceEnding.read(path: file) == .records else {
-                        throw CommandFailure(ExitStatus.failure, "bench: cannot read the end of \(file)")
+                        throw SimEngineError(.failed, "bench: cannot read the end of \(file)")
                     }
                     let reader: TraceReader
                     do throws(TraceError) {
@@ -41,8 +41,8 @@ extension Benchmark {
                     let outcome = try TraceReplayer.replayComparing(reading: reader, path: file, plan: plan)
                     passes = outcome.readTwice ? 2 : 1
                     guard outcome.divergence == nil && outcome.notes.isEmpty else {
-                        throw CommandFailure(
-                            ExitStatus.failure,
+                        throw SimEngineError(
+                            .failed,
                             "bench: the replay diverged: \((outcome.divergence ?? outcome.notes).joined(separator: " / "))"
                         )
                     }

@@ -16,18 +16,18 @@ extension Benchmark {
     /// when this process cannot re-execute itself (the command tree hosted by another program) does
     /// it fall back to the in-process `Fuzzer`, and the note says so. Then the `--jobs` scaling curve:
     /// one row per point of `jobsCurve` (1, 2, 4, … up to this machine's cores), each against one job.
-    func fuzzFigures() throws(CommandFailure) -> [BenchFigure] {
+    func fuzzFigures() throws(SimEngineError) -> [BenchFigure] {
         let spec = StrategySpec(kind: .pct)
         let plan = RunPlan.probed(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: spec)
         let seeds = 0..<UInt64(configuration.fuzzSeeds)
         let inProcesses = launcher != nil
-        func rate(jobs: Int) throws(CommandFailure) -> Double {
+        func rate(jobs: Int) throws(SimEngineError) -> Double {
             let config = Fuzzer.Configuration(seeds: seeds, jobs: jobs, keepGoing: true)
             guard let launcher else { return Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond }
             let outcome = try supervised(plan, config, launcher)
             guard outcome.report.schedules == seeds.count else {
-                throw CommandFailure(
-                    ExitStatus.failure, "bench: fuzz ran \(outcome.report.schedules) of \(seeds.count) seeds")
+                throw SimEngineError(
+                    .failed, "bench: fuzz ran \(outcome.report.schedules) of \(seeds.count) seeds")
             }
             return outcome.report.schedulesPerSecond
         }
@@ -68,7 +68,7 @@ extension Benchmark {
     /// until one traps, then replaced: what `simrun fuzz` does), and with one child process per
     /// schedule (the same worker, started for one seed at a time). The first row is the long-lived
     /// worker against in process; the second, the long-lived worker against a child per schedule.
-    func isolationFigures(plan: RunPlan) throws(CommandFailure) -> [BenchFigure] {
+    func isolationFigures(plan: RunPlan) throws(SimEngineError) -> [BenchFigure] {
         let seeds = 0..<UInt64(configuration.fuzzSeeds)
         let perChildSeeds = UInt64(configuration.isQuick ? 20 : 500)
         guard let launcher else {
@@ -93,8 +93,8 @@ extension Benchmark {
             inProcess = max(inProcess, Fuzzer(plan: plan, configuration: config).run().schedulesPerSecond)
             let outcome = try supervised(plan, config, launcher)
             guard outcome.report.schedules == seeds.count else {
-                throw CommandFailure(
-                    ExitStatus.failure, "bench: the worker ran \(outcome.report.schedules) of \(seeds.count) seeds")
+                throw SimEngineError(
+                    .failed, "bench: the worker ran \(outcome.report.schedules) of \(seeds.count) seeds")
             }
             worker = max(worker, outcome.report.schedulesPerSecond)
             let start = ContinuousClock.now
@@ -102,8 +102,8 @@ extension Benchmark {
                 let one = Fuzzer.Configuration(seeds: seed..<(seed + 1), jobs: 1, keepGoing: true)
                 let ran = try supervised(plan, one, launcher)
                 guard ran.report.schedules == 1 else {
-                    throw CommandFailure(
-                        ExitStatus.failure, "bench: a one-seed child ran \(ran.report.schedules) seeds")
+                    throw SimEngineError(
+                        .failed, "bench: a one-seed child ran \(ran.report.schedules) seeds")
                 }
             }
             perChild = max(perChild, Double(perChildSeeds) / (ContinuousClock.now - start).seconds)
@@ -134,7 +134,7 @@ extension Benchmark {
     /// A campaign in worker processes, as `simrun fuzz` runs it (its failures recorded again in a
     /// scratch directory of its own).
     private func supervised(_ plan: RunPlan, _ configuration: Fuzzer.Configuration, _ launcher: ProcessLauncher)
-        throws(CommandFailure) -> CampaignOutcome
+        throws(SimEngineError) -> CampaignOutcome
     {
         let scratch = try TemporaryDirectory.makeDirectory(prefix: "simrun-bench-fuzz")
         defer { TemporaryDirectory.removeDirectory(scratch) }

@@ -7,7 +7,7 @@ extension Benchmark {
     /// Compressed bytes per event over the traces of the first lost-input-navigation seeds, against the
     /// same events as JSON lines through zstd at the same level: once as a corpus archived as one
     /// stream (the target), once as separate files (per-file costs: header, symbol table, frames).
-    func corpusFigures() throws(CommandFailure) -> [BenchFigure] {
+    func corpusFigures() throws(SimEngineError) -> [BenchFigure] {
         let level: Int32 = 3
         let plan = RunPlan.probed(scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .pct))
         let strategy = plan.makeStrategy()
@@ -36,7 +36,7 @@ extension Benchmark {
                 throw Self.failure("recording the corpus", error)
             }
             guard let raw = RawZstd.decompress(bytes) else {
-                throw CommandFailure(ExitStatus.failure, "bench: a corpus trace did not decompress")
+                throw SimEngineError(.failed, "bench: a corpus trace did not decompress")
             }
             rawStream += raw
             var json: [UInt8] = []

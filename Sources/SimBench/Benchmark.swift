@@ -17,9 +17,9 @@ import SimTrace
 /// ```swift
 /// let figures = try Benchmark(configuration: .quick(in: "/tmp/b")).run { print($0) }
 /// ```
-struct Benchmark {
+package struct Benchmark {
     /// The sizes of each measurement; `full` runs in minutes on two cores, `quick` in seconds.
-    struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         var kernelJobs: Int
         /// Jobs of the timer-heavy workload (about 1024 timers pending throughout).
         var timerJobs: Int
@@ -39,7 +39,7 @@ struct Benchmark {
         var directory: String
         var isQuick: Bool
 
-        static func full(in directory: String) -> Configuration {
+        package static func full(in directory: String) -> Configuration {
             Configuration(
                 kernelJobs: 4_000_000, timerJobs: 2_000_000, recordEvents: 8_000_000, replayEvents: 4_000_000,
                 corpusSeeds: 1_000,
@@ -50,7 +50,7 @@ struct Benchmark {
 
         /// The kernel, timer, async, recording and replay sizes multiplied by `factor` (the growth
         /// curves of `tools/growth.sh`: the same measurement at growing sizes).
-        func scaled(by factor: Int) -> Configuration {
+        package func scaled(by factor: Int) -> Configuration {
             var scaled = self
             scaled.kernelJobs *= factor
             scaled.timerJobs *= factor
@@ -59,7 +59,7 @@ struct Benchmark {
             return scaled
         }
 
-        static func quick(in directory: String) -> Configuration {
+        package static func quick(in directory: String) -> Configuration {
             Configuration(
                 kernelJobs: 100_000, timerJobs: 50_000, recordEvents: 200_000, replayEvents: 100_000, corpusSeeds: 50,
                 fuzzSeeds: 2_000, bugCampaigns: 5, bugSeedLimit: 200, linearizabilityCalls: 10_000,
@@ -72,20 +72,20 @@ struct Benchmark {
     /// Who starts worker processes for the fuzz figures; nil when this program cannot re-run itself.
     let launcher: ProcessLauncher?
 
-    init(configuration: Configuration, launcher: ProcessLauncher? = nil) {
+    package init(configuration: Configuration, launcher: ProcessLauncher? = nil) {
         self.configuration = configuration
         self.launcher = launcher
     }
 
     /// The measurements, by the names `--only` accepts.
-    static let groups = [
+    package static let groups = [
         "kernel", "timers", "async", "async-platform", "carriers", "viewmodel", "record", "corpus", "replay", "fuzz",
         "until-bug", "linearizability", "memory", "allocations",
     ]
 
     /// Runs the measurements in `groups` (all by default) in turn; `progress` hears each as it starts.
-    func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
-        throws(CommandFailure) -> [BenchFigure]
+    package func run(only groups: Set<String> = Set(Benchmark.groups), progress: (String) -> Void = { _ in })
+        throws(SimEngineError) -> [BenchFigure]
     {
         var figures: [BenchFigure] = []
         for group in Self.groups where groups.contains(group) {
@@ -127,7 +127,7 @@ struct Benchmark {
             endTime: result.endTime, verdict: result.verdict, digest: result.digest)
     }
 
-    static func failure(_ what: String, _ error: any Error) -> CommandFailure {
-        CommandFailure(ExitStatus.cannotWrite, "bench: \(what): \(error)")
+    static func failure(_ what: String, _ error: any Error) -> SimEngineError {
+        SimEngineError(.cannotWrite, "bench: \(what): \(error)")
     }
 }

@@ -54,7 +54,7 @@ extension Benchmark {
     }
 
     /// Recorded events/s into a zstd trace file against the same run with a null sink.
-    func recordingFigure() throws(CommandFailure) -> BenchFigure {
+    func recordingFigure() throws(SimEngineError) -> BenchFigure {
         let workload = BenchWorkload.recording(events: configuration.recordEvents)
         let file = path("record.simtrace")
         defer { unlink(file) }
@@ -96,10 +96,10 @@ extension Benchmark {
     }
 
     /// Times a throwing body, wrapping its error as a command failure.
-    static func timeThrowing(_ body: () throws -> Void) throws(CommandFailure) -> Double {
+    static func timeThrowing(_ body: () throws -> Void) throws(SimEngineError) -> Double {
         do {
             return try Stopwatch.time(body)
-        } catch let failure as CommandFailure {
+        } catch let failure as SimEngineError {
             throw failure
         } catch {
             throw failure("recording", error)

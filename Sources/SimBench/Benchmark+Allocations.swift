@@ -17,7 +17,7 @@ extension Benchmark {
     /// Counted in this process when `libSimAllocCount` is already loaded, else in a child of this
     /// executable (`simrun _bench-allocations`) with the library preloaded. Where that cannot be
     /// done the rows say why and count as not met: a count nobody took is no pass.
-    func allocationFigures() throws(CommandFailure) -> [BenchFigure] {
+    func allocationFigures() throws(SimEngineError) -> [BenchFigure] {
         var counts: [AllocationProbe.Path: Double] = [:]
         var how = ""
         if let counter = AllocationProbe.preloadedCounter() {
@@ -50,13 +50,13 @@ extension Benchmark {
 
     /// Runs `simrun _bench-allocations` with the counting library preloaded and reads its lines
     /// (`<path> <allocations per unit>`).
-    private static func countInChild(directory: String) -> Result<[AllocationProbe.Path: Double], CommandFailure> {
+    private static func countInChild(directory: String) -> Result<[AllocationProbe.Path: Double], SimEngineError> {
         #if os(Linux)
             let library = ChildProcess.siblingPath(allocationLibrary)
             guard access(library, R_OK) == 0 else {
                 return .failure(
-                    CommandFailure(
-                        ExitStatus.usage,
+                    SimEngineError(
+                        .usage,
                         "\(library) is not there: build it (`swift build -c release --product SimAllocCount`)"))
             }
             let output: ChildProcess.Output
@@ -68,7 +68,7 @@ extension Benchmark {
             }
             guard case .exited(0) = output.termination else {
                 return .failure(
-                    CommandFailure(ExitStatus.failure, "the counting child failed: \(output.stderr)\(output.stdout)"))
+                    SimEngineError(.failed, "the counting child failed: \(output.stderr)\(output.stdout)"))
             }
             var counts: [AllocationProbe.Path: Double] = [:]
             for line in output.stdout.split(separator: "\n") {
@@ -79,12 +79,12 @@ extension Benchmark {
                 counts[path] = value
             }
             guard counts.count == AllocationProbe.Path.allCases.count else {
-                return .failure(CommandFailure(ExitStatus.failure, "the counting child said: \(output.stdout)"))
+                return .failure(SimEngineError(.failed, "the counting child said: \(output.stdout)"))
             }
             return .success(counts)
         #else
             return .failure(
-                CommandFailure(ExitStatus.usage, "allocation counting needs glibc (malloc wrapped by a preload)"))
+                SimEngineError(.usage, "allocation counting needs glibc (malloc wrapped by a preload)"))
         #endif
     }
 }

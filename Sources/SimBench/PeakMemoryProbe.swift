@@ -14,7 +14,7 @@ import SimEngine
 /// The child reports its own peak into a file: on Linux its `VmHWM` (from `/proc/self/status`), since
 /// `ru_maxrss` from `wait4` is no good there (Linux carries the high-water mark across `exec`, and
 /// `posix_spawn` runs the child on the parent's memory until then); on Darwin its own `ru_maxrss`.
-enum PeakMemoryProbe {
+package enum PeakMemoryProbe {
     struct Outcome {
         /// The child's peak resident set size in bytes (its `VmHWM`).
         var peakBytes: UInt64
@@ -38,7 +38,7 @@ enum PeakMemoryProbe {
     }
 
     /// This process's peak resident set size in KiB, nil when the system does not say.
-    static func ownPeakKiB() -> UInt64? {
+    package static func ownPeakKiB() -> UInt64? {
         #if os(Linux)
             guard let status = readSmallFile("/proc/self/status") else { return nil }
             for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {

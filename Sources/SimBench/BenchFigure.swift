@@ -3,7 +3,7 @@ import SimTrace
 
 /// One line of the benchmark table: a figure, its baseline measured in the same run, how they
 /// compare, and the target the figure is held to.
-struct BenchFigure: Sendable {
+package struct BenchFigure: Sendable {
     /// A stable machine name (the key in `--json`).
     var key: String
     /// What is measured, for the table.

@@ -1,9 +1,15 @@
 import SimEngine
 
 /// Renders benchmark figures as a Markdown table or as one JSON object.
-struct BenchReport {
+package struct BenchReport {
     var figures: [BenchFigure]
     var quick: Bool
+
+    /// A report of `figures`, measured at the reduced sizes when `quick`.
+    package init(figures: [BenchFigure], quick: Bool) {
+        self.figures = figures
+        self.quick = quick
+    }
 
     func value(_ number: Double?, _ unit: String) -> String {
         guard let number, number.isFinite else { return "n/a" }
@@ -14,7 +20,7 @@ struct BenchReport {
         }
     }
 
-    var table: [String] {
+    package var table: [String] {
         var lines = [
             "| figure | value | baseline (same run) | ratio | target | met |",
             "| --- | --- | --- | --- | --- | --- |",
@@ -31,9 +37,9 @@ struct BenchReport {
         return lines
     }
 
-    var notes: [String] { figures.map { "- \($0.name): \($0.note)" } }
+    package var notes: [String] { figures.map { "- \($0.name): \($0.note)" } }
 
-    var json: String {
+    package var json: String {
         var parts: [String] = []
         for figure in figures {
             let fields = [

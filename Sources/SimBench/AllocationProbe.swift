@@ -92,7 +92,7 @@ package struct AllocationProbe: Sendable {
     }
 
     /// Allocations per unit on `path`.
-    package func perUnit(_ path: Path) throws(CommandFailure) -> Double {
+    package func perUnit(_ path: Path) throws(SimEngineError) -> Double {
         switch path {
         case .kernelJob:
             let n = 8_000
@@ -157,7 +157,7 @@ package struct AllocationProbe: Sendable {
 
     // MARK: Recording and decoding
 
-    private func recorded(events: Int) throws(CommandFailure) -> (bytes: [UInt8], allocations: Double) {
+    private func recorded(events: Int) throws(SimEngineError) -> (bytes: [UInt8], allocations: Double) {
         do {
             let writer = try TraceWriter(
                 inMemory: "alloc.simtrace",
@@ -185,36 +185,36 @@ package struct AllocationProbe: Sendable {
                     verdict: .pass, digest: writer.digest))
             return (writer.bytes, count)
         } catch {
-            throw CommandFailure(ExitStatus.failure, "allocation probe: recording: \(error)")
+            throw SimEngineError(.failed, "allocation probe: recording: \(error)")
         }
     }
 
-    private func decoded(_ bytes: [UInt8]) throws(CommandFailure) -> Double {
+    private func decoded(_ bytes: [UInt8]) throws(SimEngineError) -> Double {
         do {
             let reader = try TraceReader(bytes: bytes, name: "alloc")
             var event = Event(seq: 0, time: 0, lane: .empty, kind: .empty, subject: .empty)
             let count = try allocations { () throws(TraceError) in while try reader.nextEvent(into: &event) {} }
             guard reader.footer != nil else {
-                throw CommandFailure(ExitStatus.failure, "allocation probe: the trace read has no footer")
+                throw SimEngineError(.failed, "allocation probe: the trace read has no footer")
             }
             return count
-        } catch let failure as CommandFailure {
+        } catch let failure as SimEngineError {
             throw failure
         } catch {
-            throw CommandFailure(ExitStatus.failure, "allocation probe: decoding: \(error)")
+            throw SimEngineError(.failed, "allocation probe: decoding: \(error)")
         }
     }
 
     // MARK: Replay
 
-    private func replayed(events: Int) throws(CommandFailure) -> (allocations: Double, events: UInt64) {
+    private func replayed(events: Int) throws(SimEngineError) -> (allocations: Double, events: UInt64) {
         let workload = BenchWorkload.recording(events: events)
         let plan = RunPlan.probed(scenario: workload.scenario, variant: "default", strategy: StrategySpec(kind: .random))
         let file = "\(directory)/alloc-replay-\(events).simtrace"
         defer { unlink(file) }
         _ = try Recorder.record(plan: plan, seed: 1, strategy: plan.makeStrategy(), strategyName: "random", to: file)
         var compared: UInt64 = 0
-        let count = try allocations { () throws(CommandFailure) in
+        let count = try allocations { () throws(SimEngineError) in
             let reader: TraceReader
             do throws(TraceError) {
                 reader = try TraceReader(path: file)
@@ -223,7 +223,7 @@ package struct AllocationProbe: Sendable {
             }
             let outcome = try TraceReplayer.replayComparing(reading: reader, path: file, plan: plan)
             guard outcome.divergence == nil && outcome.notes.isEmpty else {
-                throw CommandFailure(ExitStatus.failure, "allocation probe: the replay diverged")
+                throw SimEngineError(.failed, "allocation probe: the replay diverged")
             }
             compared = outcome.eventsCompared
         }
