@@ -131,7 +131,10 @@ let package = Package(
             dependencies: ["CAllocCount", "SimBench", "SimEngine", "SimTrace", "SimCapture", "SimCore", "SimTestSupport"]
         ),
         .testTarget(name: "SimBenchTests", dependencies: ["SimBench"]),
-        .testTarget(name: "SimCoreTests", dependencies: ["SimCapture", "SimCore", "SimTestSupport"]),
+        .testTarget(name: "SimCoreTests", dependencies: ["SimCore", "SimTestSupport"]),
+        // The capture (SimCapture) tested through the kernel's runs: async code, GCD, run loops,
+        // threads, carriers, clocks, code symbols, the executor factory.
+        .testTarget(name: "SimCaptureTests", dependencies: ["SimCapture", "SimCore", "SimTestSupport"]),
         .testTarget(
             name: "SimTraceTests",
             dependencies: [

@@ -24,7 +24,8 @@ struct RunLoopAndThreadCaptureTests {
         }
     }
 
-    @Test func theInterposersAreTheProcesss() {
+    @Test(.enabled(if: TestPlatform.isLinux, "the interposition layer is Linux's only for now"))
+    func theInterposersAreTheProcesss() {
         #if os(Linux)
             #expect(RunLoopCapturing.isActive)
             #expect(simrunThreadsInterposed)
