@@ -12,7 +12,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for scenario in gcd-image-loader gcd-debounce gcd-semaphore-deadlock; do
+for scenario in gcd-image-loader gcd-debounce gcd-semaphore-deadlock dispatch-group-double-leave; do
   for strategy in pct random; do
     if out=$(nice -n 10 "$SIMRUN" fuzz "$scenario" --variant fixed --strategy "$strategy" --seeds '0..<20000' \
       --no-show --out "$work/$scenario-$strategy" 2>&1); then

@@ -47,6 +47,7 @@ public enum BuiltinScenarios {
         // Grand Central Dispatch under the scheduler (issue #31).
         GCDImageLoader.scenario,
         GCDDebounce.scenario,
+        DispatchGroupDoubleLeave.scenario,
         GCDSemaphoreDeadlock.scenario,
         // A race inside synchronous code, reachable only with lock preemption (issue #31).
         NSLockLostCancel.scenario,

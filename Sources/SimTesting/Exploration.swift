@@ -280,6 +280,12 @@ struct ExplorationRun: Sendable {
             "  trace:  \(failure.tracePath) (\(Self.shrinkNote(finding)))",
             "  replay: \(failure.replayCommand)",
         ]
+        // A crash inside a system library (Foundation, libdispatch) says so: the program is its caller.
+        if finding.kind == .crash, let frames = (try? TraceInput(path: path))?.footer?.trapFrames,
+            let library = CrashPlace.libraryLine(frames)
+        {
+            lines.insert("  \(library)", at: 1)
+        }
         if let hint = scenario.fixHintLine(for: chosen, replayCommand: failure.replayCommand) {
             lines.append(hint)
         }

@@ -15,6 +15,9 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__linux__)
@@ -29,13 +32,21 @@
 enum { max_children = 256 };
 static _Atomic int children[max_children];
 
-void simrun_children_add(int pid) {
-    if (pid <= 0) return;
+// Set once the process is ending: a child started from then on would outlive the ending's SIGTERM.
+static atomic_int closed;
+
+int simrun_children_add(int pid) {
+    if (pid <= 0) return 1;
     for (int k = 0; k < max_children; k++) {
         int expected = 0;
-        if (atomic_compare_exchange_strong(&children[k], &expected, pid)) return;
+        if (atomic_compare_exchange_strong(&children[k], &expected, pid)) break;
     }
+    // Listed first, then checked: an ending that closed the list meanwhile has signalled it, or
+    // the caller ends it now.
+    return atomic_load(&closed) ? 0 : 1;
 }
+
+void simrun_children_close(void) { atomic_store(&closed, 1); }
 
 void simrun_children_remove(int pid) {
     if (pid <= 0) return;
@@ -67,6 +78,26 @@ int simrun_children_signal_all(int signal) {
         signalled++;
     }
     return signalled;
+}
+
+int simrun_children_end(int milliseconds) {
+    if (simrun_children_signal_all(SIGTERM) == 0) return 1;
+    const struct timespec pause = {0, 10 * 1000 * 1000};
+    for (int waited = 0; waited < milliseconds; waited += 10) {
+        int running = 0;
+        for (int k = 0; k < max_children; k++) {
+            int pid = atomic_load(&children[k]);
+            if (pid <= 0) continue;
+            // Not reaped here (WNOWAIT): the thread that started it still waits for it. A zombie, or a
+            // child already reaped (ECHILD), has ended.
+            siginfo_t info;
+            memset(&info, 0, sizeof info);
+            if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0) running++;
+        }
+        if (running == 0) return 1;
+        nanosleep(&pause, NULL);
+    }
+    return 0;
 }
 
 int simrun_children_alive(void) {

@@ -327,7 +327,7 @@ static simrun_dispatch_item *make_item(int kind, void *queue, const void *block,
     return item;
 }
 
-static void invoke(void *raw) {
+static void simrun_dispatch_item_body(void *raw) {
     simrun_dispatch_item *item = raw;
     if (item->block != NULL)
         ((struct block_layout *)item->block)->invoke(item->block);
@@ -339,9 +339,9 @@ void simrun_dispatch_item_run(simrun_dispatch_item *item, int on_queue) {
     // Inside libdispatch's own `dispatch_sync_f` on the item's queue (idle for libdispatch: its work
     // is held by the run), so `getSpecific` and `dispatchPrecondition(.onQueue(q))` see the queue.
     if (on_queue)
-        REAL(dispatch_sync_f, void (*)(void *, void *, work_fn))(item->queue, item, invoke);
+        REAL(dispatch_sync_f, void (*)(void *, void *, work_fn))(item->queue, item, simrun_dispatch_item_body);
     else
-        invoke(item);
+        simrun_dispatch_item_body(item);
     if (item->group != NULL && item->kind == SIMRUN_DISPATCH_GROUP_ASYNC) {
         REAL(dispatch_group_leave, void (*)(void *))(item->group);
         item->kind = SIMRUN_DISPATCH_ASYNC;  // left once

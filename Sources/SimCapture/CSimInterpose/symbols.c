@@ -37,6 +37,8 @@ struct code_object {
     struct code_symbol *symbols;
     size_t count;
     int readable;
+    // The object's file name without its directory ("libFoundation.so"); empty for the main program.
+    char file[64];
 };
 
 // Bounded: a process rarely maps more objects with code than this; past it, addresses in the extra
@@ -121,6 +123,7 @@ struct object_search {
     uintptr_t address;
     int found;
     uintptr_t bias, low, high;
+    int is_main;
     char path[4096];
 };
 
@@ -137,7 +140,8 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *data) {
         search->low = low;
         search->high = high;
         // The main program has an empty name: its file is /proc/self/exe.
-        const char *name = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "/proc/self/exe";
+        search->is_main = !(info->dlpi_name && info->dlpi_name[0]);
+        const char *name = search->is_main ? "/proc/self/exe" : info->dlpi_name;
         strncpy(search->path, name, sizeof(search->path) - 1);
         search->path[sizeof(search->path) - 1] = 0;
         return 1;
@@ -155,6 +159,12 @@ static struct code_object *object_for(uintptr_t address) {
     object->bias = search.bias;
     object->low = search.low;
     object->high = search.high;
+    object->file[0] = 0;
+    if (!search.is_main) {
+        const char *slash = strrchr(search.path, '/');
+        strncpy(object->file, slash ? slash + 1 : search.path, sizeof(object->file) - 1);
+        object->file[sizeof(object->file) - 1] = 0;
+    }
     read_symbols(object, search.path);
     return object;
 }
@@ -198,6 +208,14 @@ const char *simrun_code_symbol_nowait(const void *address) {
     const char *name = lookup_locked((uintptr_t)address, NULL);
     unlock_objects();
     return name;
+}
+
+const char *simrun_code_library_nowait(const void *address) {
+    if (atomic_flag_test_and_set_explicit(&objects_lock, memory_order_acquire)) return NULL;
+    struct code_object *object = object_for((uintptr_t)address);
+    const char *file = object && object->file[0] ? object->file : NULL;
+    unlock_objects();
+    return file;
 }
 
 // The executable's load bias (the first object dl_iterate_phdr reports is the executable).
@@ -275,6 +293,11 @@ int simrun_executable_symbols(const char *name, int kind, uintptr_t *values, int
 }
 
 const char *simrun_code_symbol_nowait(const void *address) {
+    (void)address;
+    return NULL;
+}
+
+const char *simrun_code_library_nowait(const void *address) {
     (void)address;
     return NULL;
 }

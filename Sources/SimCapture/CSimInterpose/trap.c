@@ -2,8 +2,10 @@
 // ("Precondition failed: …"); an optimized build's does not (the process dies of SIGILL, or SIGTRAP
 // on arm64), so two builds of the same code could not tell that they crashed the same way. This
 // handler writes the functions the process trapped in, innermost first, on one stderr line before
-// the signal takes the process down: `simrun-trap-frames: <mangled> <mangled> …`. The parent reads
-// it (SimEngine's `ChildProcess.trapFrames(in:)`) and names the crash by its job and those functions.
+// the signal takes the process down: `simrun-trap-frames: <mangled> <mangled>|<library> …`, a frame
+// in a shared library followed by its file name (a crash inside Foundation or libdispatch says so;
+// the main program's frames carry none). The parent reads it (SimEngine's
+// `ChildProcess.trapFrames(in:)`) and names the crash by its job and those functions.
 //
 // Only what a signal handler may do: the frames are walked by the frame-pointer chain (Swift keeps
 // frame pointers), every word read with `process_vm_readv` (never a fault inside the handler), the
@@ -65,6 +67,11 @@ static void report_trap(int signal, siginfo_t *info, void *context) {
         const char *name = simrun_code_symbol_nowait((const void *)addresses[index]);
         append(line, &length, " ");
         append(line, &length, name ? name : "?");
+        const char *library = simrun_code_library_nowait((const void *)addresses[index]);
+        if (library) {
+            append(line, &length, "|");
+            append(line, &length, library);
+        }
     }
     line[length++] = '\n';
     ssize_t written = write(STDERR_FILENO, line, length);

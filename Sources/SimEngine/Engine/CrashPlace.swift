@@ -68,11 +68,58 @@ package struct CrashPlace: Sendable, Equatable, CustomStringConvertible {
         return true
     }
 
-    /// `in job main/view.update, in BlueprintView.updateViewHierarchyIfNeeded()`, for messages.
+    /// `in job main/view.update, in BlueprintView.updateViewHierarchyIfNeeded()`, for messages; a
+    /// trap inside a shared library names it (`in libdispatch.so (dispatch_group_leave)`).
     package var description: String {
         var parts: [String] = []
         parts.append(job.map { "in job \($0)" } ?? "before any job ran")
-        if let function = functions.first { parts.append("in \(function)") }
+        if let function = functions.first {
+            let (name, library) = Self.parts(of: function)
+            parts.append(library.map { "in \($0) (\(name))" } ?? "in \(name)")
+        }
         return parts.joined(separator: ", ")
+    }
+
+    /// The shared library the process trapped inside (`libFoundation.so`, `libdispatch.so`), when
+    /// the innermost frame that is not the trap's own way down (the runtime, the C library) is in
+    /// one rather than in the program: the crash is in that library's code, whoever misused it.
+    package var library: String? { functions.first.flatMap { Self.parts(of: $0).library } }
+
+    /// The frames as one line for a crash report: `inside libdispatch.so: dispatch_group_leave,
+    /// called from DispatchGroup.leave() (libswiftDispatch.so), from Prefetcher.finish()`; nil when
+    /// the crash is not inside a shared library.
+    package static func libraryLine(_ frames: [String]) -> String? {
+        guard let first = frames.first, case (let name, let library?) = parts(of: first) else { return nil }
+        let callers = frames.dropFirst().map { frame -> String in
+            let (function, library) = parts(of: frame)
+            return library.map { "\(function) (\($0))" } ?? function
+        }
+        let from = callers.isEmpty ? "" : ", called from " + callers.joined(separator: ", from ")
+        return "the trap is inside \(library), a library the program calls: \(name)\(from)"
+    }
+
+    /// A trap frame's name: `function`, or `<library>: function` for a shared library's.
+    package static func frameName(_ function: String, library: String?) -> String {
+        library.map { "\($0): \(function)" } ?? function
+    }
+
+    /// A frame name's function and library (see ``frameName(_:library:)``).
+    static func parts(of frame: String) -> (function: String, library: String?) {
+        guard let colon = frame.firstRange(of: ": ") else { return (frame, nil) }
+        let library = frame[..<colon.lowerBound]
+        guard isLibraryFile(library) else { return (frame, nil) }
+        return (String(frame[colon.upperBound...]), String(library))
+    }
+
+    /// A shared library's file name: no spaces, `lib….so`, `….so.N` or `….dylib`.
+    private static func isLibraryFile(_ name: Substring) -> Bool {
+        !name.contains(" ") && (name.hasSuffix(".dylib") || name.contains(".so"))
+    }
+
+    /// The libraries a trap passes through on its way down, never the crash's place: the C library
+    /// (`abort`, `raise`, the dynamic loader) and the Swift runtime (`swift::fatalError`).
+    package static func isTrapMachinery(_ library: String) -> Bool {
+        ["libc.so", "libc-", "libpthread", "ld-linux", "libswiftCore.so", "libswiftRuntime.so", "libsystem_"]
+            .contains { library.hasPrefix($0) }
     }
 }

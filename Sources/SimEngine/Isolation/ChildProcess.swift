@@ -209,6 +209,13 @@ package struct ChildProcess {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environment + [nil])
         for fd in [outPipe[1], errPipe[1], inPipe[0]] where fd >= 0 { close(fd) }
+        // Listed before it is given its job; refused once this process is ending (a signal's
+        // handler already asked every listed child to stop): then it never starts work.
+        if status == 0 && simrun_children_add(pid) == 0 {
+            kill(pid, SIGKILL)
+            for fd in [outPipe[0], errPipe[0], inPipe[1]] where fd >= 0 { close(fd) }
+            throw SimEngineError(.interrupted, "not started: the command is ending at a signal")
+        }
         if let input, inPipe[1] >= 0 {
             // Fits the pipe's buffer (`maxInput`): written whole before the child reads a byte. A child
             // that failed to start reads nothing; its pipe end is closed, so this write fails, not blocks.
@@ -220,7 +227,6 @@ package struct ChildProcess {
             throw SimEngineError(
                 .cannotWrite, "cannot start \(executable): \(Errno(rawValue: status))\(Self.limitHint(status))")
         }
-        simrun_children_add(pid)
         return ChildProcess(pid: pid, stdoutFD: outPipe[0], stderrFD: errPipe[0])
     }
 
@@ -266,13 +272,15 @@ package struct ChildProcess {
     /// the child is killed if it has not ended 3 s later.
     package static func run(
         _ arguments: [String], input: [UInt8] = [], executable: String? = nil, captureOutput: Bool = true,
-        timeoutSeconds: Double = 300, environment: [String: String] = [:], cancellation: Cancellation? = nil
+        timeoutSeconds: Double = 300, environment: [String: String] = [:], cancellation: Cancellation? = nil,
+        onStdoutLine: ((Substring) -> Void)? = nil
     ) throws(SimEngineError) -> Output {
         var child = try spawn(
             arguments, executable: executable, input: input.isEmpty ? nil : input, captureOutput: captureOutput,
             environment: environment)
         var out: [UInt8] = []
         var err: [UInt8] = []
+        var scanned = 0  // `out` up to here was handed to `onStdoutLine`
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeoutSeconds * 1000))
         var killed = false
         var passedOn: ContinuousClock.Instant?
@@ -297,6 +305,11 @@ package struct ChildProcess {
                 let bytes = child.read(stream)
                 if stream == .stdout {
                     if out.count < outputLimit { out += bytes }
+                    // Each line as it comes, while the child still runs (before it is reaped).
+                    while let onStdoutLine, let newline = out[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                        onStdoutLine(Substring(decoding: out[scanned..<newline], as: UTF8.self))
+                        scanned = newline + 1
+                    }
                 } else if err.count < outputLimit {
                     err += bytes
                 }
@@ -352,19 +365,44 @@ extension ChildProcess {
 
     /// The functions a child trapped in, innermost first, from its stderr (the trap reporter's
     /// line): the Swift runtime's and the C library's frames left out, each named as a person names
-    /// it (`BlueprintView.updateViewHierarchyIfNeeded()`); empty when the child wrote none.
+    /// it (`BlueprintView.updateViewHierarchyIfNeeded()`), a function of a shared library after its
+    /// file name (`libdispatch.so: dispatch_group_leave`, see ``CrashPlace/library``); empty when
+    /// the child wrote none.
     package static func trapFrames(in stderr: String) -> [String] {
         let marker = "simrun-trap-frames:"
         guard let line = stderr.split(separator: "\n").last(where: { $0.hasPrefix(marker) }) else { return [] }
-        let symbols = line.dropFirst(marker.count).split(separator: " ").map(String.init)
         var frames: [String] = []
-        for symbol in symbols.drop(while: { $0 == "?" || CodeSymbol.isRuntime($0) }) {
-            guard symbol != "?", !CodeSymbol.isRuntime(symbol) else { continue }
-            let name = CodeSymbol.function(ofSymbol: symbol)
+        var previous: String?
+        for token in line.dropFirst(marker.count).split(separator: " ") {
+            let parts = token.split(separator: "|", maxSplits: 1).map(String.init)
+            // A compiler-made part of a function (`dispatch_group_leave.cold.1`, `.part.0`) is that
+            // function: no symbol, Swift's or C's, has a dot of its own.
+            let symbol = String((parts.first ?? "?").prefix { $0 != "." })
+            let library = parts.count > 1 ? parts[1] : nil
+            // The trap's way down (the runtime, the C library) and the unknown in the main program.
+            guard !CodeSymbol.isRuntime(symbol), !(library.map(CrashPlace.isTrapMachinery) ?? false) else { continue }
+            guard symbol != "?" || library != nil else { continue }
+            // simrun's own code: below the program's frames it is the scheduler that ran them.
+            if library == nil, Self.isSimrunSymbol(symbol) {
+                if frames.isEmpty { continue } else { break }
+            }
+            let function = symbol == "?" ? "(a function without a symbol)" : CodeSymbol.function(ofSymbol: symbol)
+            // The compiler's glue between a closure and its caller says nothing about where.
+            if function.hasPrefix("reabstraction thunk") || function.hasPrefix("thunk for ") { continue }
+            // simrun's interposer of a library function (in the main program) calls the real one.
+            if library == nil, function == previous { continue }
+            previous = function
+            let name = CrashPlace.frameName(function, library: library)
             if frames.last != name { frames.append(name) }
             if frames.count == maxTrapFrames { break }
         }
         return frames
+    }
+
+    /// Whether a main-program symbol is simrun's own: its C interposition layer (`simrun_…`) or its
+    /// Swift kernel and engine.
+    static func isSimrunSymbol(_ symbol: String) -> Bool {
+        symbol.hasPrefix("simrun_") || symbol.hasPrefix("$s7SimCore") || symbol.hasPrefix("$s9SimEngine")
     }
 
     /// The runtime's one-line reason for a trap, from a child's stderr: "Precondition failed: …",

@@ -1,6 +1,14 @@
 import SimCore
 import SimTrace
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Records one run in a child process (``ChildJob/record(_:)``) and keeps its trace whatever
 /// happens: complete when the run ends, sealed with a `crashed` verdict up to the last event when
 /// the model traps.
@@ -36,9 +44,18 @@ package struct IsolatedRecording {
         seed: UInt64, schedule: ChildJob.Record.Schedule = .strategy, options: [ChildJob.Record.Option] = [],
         to path: String, timeoutSeconds: Double = 300
     ) throws(SimEngineError) -> Outcome {
+        // The child's partial trace is listed here as soon as it is announced: if the child dies (a
+        // trap), it is this process's to seal, or to remove when a signal ends the command first.
+        let partialFile = ListedPartial()
+        defer { PendingFiles.remove(partialFile.slot) }
         let run = try launcher.run(
             .record(.init(plan: plan, seed: seed, out: path, schedule: schedule, options: options)),
-            timeoutSeconds: timeoutSeconds)
+            timeoutSeconds: timeoutSeconds,
+            onReply: { reply in
+                if case .partial(let announced) = reply, partialFile.slot == nil {
+                    partialFile.slot = PendingFiles.add(announced)
+                }
+            })
         if run.termination == .exited(0) {
             let input = try TraceInput(path: path)
             guard let footer = input.footer else {
@@ -58,6 +75,11 @@ package struct IsolatedRecording {
                 run.failure?.message ?? run.stderr.split(separator: "\n").first.map(String.init)
                 ?? run.termination.description
             throw SimEngineError(run.failure?.kind ?? .failed, "the recording child process failed before running: \(why)")
+        }
+        // Ended with this process (a signal) rather than sealed: its partial trace is no finding.
+        if PendingFiles.isClosed {
+            unlink(partial)
+            throw SimEngineError(.interrupted, "the recording was stopped: the command is ending at a signal")
         }
         let message = run.trapMessage ?? "the model \(run.termination)"
         let frames = ChildProcess.trapFrames(in: run.stderr)
@@ -128,4 +150,9 @@ extension ChildJob.Record {
             return ScheduleStrategy(schedule: try replayer.scheduleForOtherBuild(rerunning: !fileOnly).schedule)
         }
     }
+}
+
+/// The slot of a recording child's partial trace in `PendingFiles` (one recording, one thread).
+private final class ListedPartial {
+    var slot: Int?
 }

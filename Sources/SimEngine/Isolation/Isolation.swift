@@ -119,12 +119,15 @@ public struct ProcessLauncher: Sendable {
     /// Runs `job` in a child to its end and reads its replies. With `passingCancellation`, this
     /// launcher's cancellation reaches the child as SIGINT (work a command waits for). A child that
     /// rebuilt another plan than the job's is an error, never a silently different run.
-    package func run(_ job: ChildJob, timeoutSeconds: Double = 300, passingCancellation: Bool = false)
-        throws(SimEngineError) -> ChildRun
-    {
+    /// `onReply` hears each reply as the child sends it, before the child is reaped.
+    package func run(
+        _ job: ChildJob, timeoutSeconds: Double = 300, passingCancellation: Bool = false,
+        onReply: ((ChildReply) -> Void)? = nil
+    ) throws(SimEngineError) -> ChildRun {
         let output = try ChildProcess.run(
             [ChildEntry.argument, job.kind], input: Array(try job.encoded().utf8), executable: executable,
-            timeoutSeconds: timeoutSeconds, cancellation: passingCancellation ? cancellation : nil)
+            timeoutSeconds: timeoutSeconds, cancellation: passingCancellation ? cancellation : nil,
+            onStdoutLine: onReply.map { hear in { line in ChildReply(line: line).map(hear) } })
         let run = ChildRun(
             termination: output.termination, replies: ChildReply.replies(in: output.stdout), stderr: output.stderr,
             cancelled: output.cancelled || cancellation.isRequested)

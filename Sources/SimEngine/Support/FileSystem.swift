@@ -170,6 +170,9 @@ package enum OutputPath {
 
     private static func probe(_ directory: String) throws(SimEngineError) {
         let name = "\(directory)/.simrun-probe-\(getpid())"
+        // Listed for removal while it may exist: a signal ending the command meanwhile leaves nothing.
+        let pending = PendingFiles.add(name)
+        defer { PendingFiles.remove(pending) }
         let fd: Int32
         do {
             fd = try SystemIO.open(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)

@@ -74,6 +74,12 @@ package enum Interruption {
     package static func installChildCleanup() {
         PendingFiles.prepare()
         let handler: @convention(c) (Int32) -> Void = { number in
+            // No new temporary file and no new child from here (its other threads go on until it dies).
+            PendingFiles.close()
+            simrun_children_close()
+            // Its own children (a shrink's recordings) would die with it, killed: ask them first, so
+            // that they remove their files too — within the 5 s its parent gives this child.
+            _ = simrun_children_end(4_000)
             PendingFiles.removeAll()
             signal(number, SIG_DFL)
             raise(number)
@@ -170,6 +176,7 @@ package enum Interruption {
             // No new temporary file from here (the command's thread goes on until the exit); the
             // children are ended before their directories are removed, so none writes there after.
             PendingFiles.close()
+            simrun_children_close()
             endChildren()
             TemporaryDirectory.removeAll()
             endNow()
@@ -187,7 +194,9 @@ package enum Interruption {
     private static func endChildren() {
         guard simrun_children_signal_all(SIGTERM) > 0 else { return }
         // A child that ended stays listed until the thread that started it has waited for it.
-        for _ in 0..<100 where simrun_children_alive() > 0 { usleep(10_000) }
+        // Up to 5 s: a child in a long write or sync on a loaded machine handles SIGTERM only once
+        // the call returns, and killed it would leave its file.
+        for _ in 0..<500 where simrun_children_alive() > 0 { usleep(10_000) }
         _ = simrun_children_kill_all()
     }
 

@@ -67,8 +67,10 @@ package enum TemporaryDirectory {
 
     /// Removes a scratch directory made by `makeDirectory`, and everything in it.
     package static func removeDirectory(_ directory: String) {
-        scratch.withLock { $0.removeAll { $0 == directory } }
+        // Removed, then forgotten: a signal's ending meanwhile still finds it listed (forgotten
+        // first, an ending between the two steps left it behind, this thread stopped by the exit).
         removeScratchDirectory(directory)
+        scratch.withLock { $0.removeAll { $0 == directory } }
     }
 
     /// Removes every scratch directory and the session directory (`Interruption`, once the

@@ -267,9 +267,17 @@ struct FuzzCommand: CatalogCommand {
             [
                 .init("trace", .optional(traces[finding.seed])),
                 .init("nondeterministic", .bool(outcome.nondeterministic.contains(finding.seed))),
+                // A crash inside a shared library names it (as the CRASH lines do); null otherwise.
+                .init("library", .optional(traces[finding.seed].flatMap(Self.crashLibrary))),
             ]
         }
         return ResultDocument(command: "fuzz", verdict: verdict, exitCode: status, members: members)
+    }
+
+    /// The shared library the crash recorded in `trace` trapped inside, if any (its footer's frames).
+    static func crashLibrary(_ trace: String) -> String? {
+        guard let footer = (try? TraceInput(path: trace))?.footer, case .crashed = footer.verdict else { return nil }
+        return CrashPlace(job: nil, functions: footer.trapFrames, message: nil).library
     }
 
     /// A potential deadlock in `--json`: both orders (classes, where taken, lane, seed), the traces and

@@ -90,13 +90,15 @@ public enum SimRun {
             // Before the first signal can come: `--json` prints its document however early it lands.
             Interruption.armDocument(Console.interruptedDocument(command: first))
         }
-        if first == RerunCommand.name {
-            // A command re-run in a child (`RerunCommand`) dies with its parent, which ends it with
-            // SIGTERM (it removes the files it was writing and dies of it); once it knows its output
-            // style it stops on Ctrl-C as its command would. It prints to the user's terminal: no
-            // trap reporter (its parent records a crash again in a child that has one).
+        if let child = first, child.hasPrefix("_") {
+            // A hidden command run by simrun itself (`_rerun`, the bench's `_bench-record`) dies with
+            // its parent, which ends it with SIGTERM: it removes the files it was writing and dies of
+            // it. `_rerun` stops on Ctrl-C as its command would once it knows its output style, and
+            // prints to the user's terminal: no trap reporter (its parent records a crash again in a
+            // child that has one).
             ChildProcess.bindLifetimeToParent()
             Interruption.installChildCleanup()
+            if child != RerunCommand.name { ChildProcess.installTrapReporter() }
         } else if first == "fuzz" {
             Interruption.install()
         } else {

@@ -70,6 +70,7 @@ struct TraceExplanation {
         }
         console.out("")
         console.out(console.taskNames(races.map(ExplainCommand.raceLine) ?? ExplainCommand.crashRaceLine))
+        if let library = CrashPlace.libraryLine(footer.trapFrames) { console.out(library.prefix(1).uppercased() + library.dropFirst() + ".") }
         let status = explanation.reproduces ? ExitStatus.ok : ExitStatus.failure
         console.json(
             document(explanation, input: input, plan: plan, status: status, sentence: report.sentence(), races: races)
@@ -109,6 +110,7 @@ struct TraceExplanation {
                 seed: input.header.seed)
                 + [
                     .init("trace", .string(trace)), .init("outcome", ResultDocument.outcome(verdict)),
+                    .init("library", .optional(FuzzCommand.crashLibrary(trace))),
                     .init("runs", .int(Int64(explanation.runs))), .init("baseline", fraction(explanation.baseline)),
                     .init("rows", .array(rows)),
                     .init("decisive", explanation.decisive.map { .int(Int64(explanation.rows[$0].number)) } ?? .null),

@@ -10,6 +10,8 @@ struct CrashContext {
     var job: String?
     /// The last events before the trap, as `show` prints them.
     var lastEvents: [String]
+    /// The functions it trapped in (the footer's, innermost first; see `CrashPlace`).
+    var trapFrames: [String] = []
 
     /// Reads the trace at `path`, keeping the last `count` events.
     init(path: String, count: Int = 4) throws(CommandFailure) {
@@ -29,14 +31,17 @@ struct CrashContext {
                 lastEvents.append(ExplainCommand.line(event, text: text, marked: false))
                 if lastEvents.count > count { lastEvents.removeFirst() }
             }
+            trapFrames = reader.footer?.trapFrames ?? []
         } catch {
             throw TraceInput.failure(error)
         }
     }
 
-    /// The lines to print under a crash report.
+    /// The lines to print under a crash report; a trap inside a shared library (Foundation,
+    /// libdispatch) names it first, since the program's own code is then only its caller.
     var lines: [String] {
-        ["  in job \(job ?? "(none: the trap came before the first job)"); the last events before the trap:"]
+        (CrashPlace.libraryLine(trapFrames).map { ["  \($0)"] } ?? [])
+            + ["  in job \(job ?? "(none: the trap came before the first job)"); the last events before the trap:"]
             + lastEvents
     }
 }

@@ -60,12 +60,18 @@ final class FileOutput: TraceOutput {
             var candidate = ""
             var fd: Int32 = -1
             var code: Int32 = EEXIST
+            var listed: Int?
             for _ in 0..<8 {
                 candidate = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                // Listed before it exists: a signal between creating and listing it would leave it.
+                // (The name is this process's and random: listed, it is never another's file.)
+                listed = PendingFiles.add(candidate)
                 do {
                     fd = try SystemIO.open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
                     break
                 } catch {
+                    PendingFiles.remove(listed)
+                    listed = nil
                     code = error.rawValue
                     if error != .fileExists { break }
                 }
@@ -78,7 +84,7 @@ final class FileOutput: TraceOutput {
             temporaryPath = candidate
             descriptor = fd
             borrowed = false
-            pending = PendingFiles.add(candidate)
+            pending = listed
         }
     }
 

@@ -193,6 +193,10 @@ int simrun_code_symbols_readable(void);
 /// another caller (a trap inside a lookup), instead of waiting for them.
 const char *_Nullable simrun_code_symbol_nowait(const void *_Nonnull address);
 
+/// The file name of the shared library holding code `address` ("libdispatch.so"), for a signal
+/// handler: NULL for the main program, when unknown, or when the tables are being read.
+const char *_Nullable simrun_code_library_nowait(const void *_Nonnull address);
+
 // MARK: - Trap reporter (trap.c, issue #43)
 //
 // Where a child process trapped, for telling crashes apart across build configurations: an
@@ -492,8 +496,12 @@ int simrun_threads_interposed(void);
 
 // MARK: - Child processes (children.c): none outlives its parent
 
-/// Lists a child process (its own process group) for `simrun_children_kill_all`.
-void simrun_children_add(int pid);
+/// Lists a child process (its own process group) for `simrun_children_kill_all`; 0 when the list
+/// is closed (the process is ending): the caller ends the child it just started.
+int simrun_children_add(int pid);
+/// Refuses children from now on (the process is ending): `simrun_children_add` answers 0, and the
+/// caller ends the child it just started. Async-signal-safe.
+void simrun_children_close(void);
 /// Unlists a child that ended.
 void simrun_children_remove(int pid);
 /// Kills every listed child's process group (async-signal-safe: a signal handler may call it);
@@ -502,6 +510,11 @@ int simrun_children_kill_all(void);
 /// Sends `signal` to every listed child's process group, keeping them listed (an ending parent asks
 /// them to stop, SIGTERM, before `simrun_children_kill_all`); returns how many were listed.
 int simrun_children_signal_all(int signal);
+/// Asks every listed child to stop (SIGTERM: a child of simrun removes the files it was writing)
+/// and waits at most `milliseconds` for each to end; 1 when all did. Async-signal-safe: a child of
+/// simrun ended by its parent ends its own children so first (their files go too, not only theirs
+/// killed with their parent).
+int simrun_children_end(int milliseconds);
 /// How many listed children are still there (a child that ended stays until it is waited for).
 int simrun_children_alive(void);
 /// In a child: asks to be killed when the parent process dies (Linux: PR_SET_PDEATHSIG; Darwin: a
