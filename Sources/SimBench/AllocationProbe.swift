@@ -4,14 +4,6 @@ import SimEngine
 import SimScenarios
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Heap allocations per unit, in steady state, on the six hot paths: what `simrun bench --only
 /// allocations` prints (counted in a child with `libSimAllocCount` preloaded) and what
 /// `AllocationTests` holds under thresholds (counted by the same library linked into the test).

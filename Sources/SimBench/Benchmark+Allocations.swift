@@ -1,14 +1,6 @@
 import SimCore
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension Benchmark {
     /// The preloadable counting library's file name, beside `simrun` in the build directory.
     static let allocationLibrary = "libSimAllocCount.so"

@@ -2,14 +2,6 @@ import SimCapture
 import SimCore
 import SimScenarios
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension Benchmark {
     /// Jobs/s on carriers against the one-thread path, same scenario, same seed, same run: when
     /// nothing pauses (target: within 3x), and with every job taking a pthread mutex under

@@ -2,14 +2,6 @@ import SimCore
 import SimEngine
 import SimScenarios
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension Benchmark {
     /// Fuzz schedules/s on lost-input-navigation with two workers against one, through what
     /// `simrun fuzz` runs: worker processes under `FuzzSupervisor` (spawning them included). Only

@@ -56,10 +56,3 @@ extension Int {
     fileprivate var humanized: String { Double(self).humanized }
 }
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif

@@ -3,14 +3,6 @@ import SimEngine
 import SimScenarios
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Measures simrun's performance figures, each against a baseline measured in the same process run
 /// (so that a busy machine slows both alike and the ratios stay meaningful).
 ///

@@ -1,13 +1,5 @@
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs this executable again with other arguments and reports the child's peak resident memory,
 /// so that a measurement is not polluted by what the benchmark itself has allocated.
 ///

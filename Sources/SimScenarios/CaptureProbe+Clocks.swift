@@ -2,14 +2,6 @@ import Dispatch
 import SimCapture
 import SimCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The clock variants of the capture probe: code that reads `ContinuousClock.now`,
 /// `SuspendingClock.now`, `DispatchTime.now()`, `DispatchWallTime.now()` and the C clocks, and sleeps
 /// odd durations (7 ms, 16 ms, 333 ms), must see exactly the run's virtual time at every reading.

@@ -3,14 +3,6 @@ import SimCore
 import Synchronization
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The load-time decision: install simrun's executors only when first, on every kind of host.
 @Suite struct ExecutorFactoryGateTests {
     typealias Facts = ExecutorFactoryGate.Facts

@@ -5,14 +5,6 @@ import Testing
 @testable import SimCapture
 @testable import SimCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The clocks user code reads, inside a run in the test process: virtual on the run's thread, real
 /// everywhere else (Linux; on macOS the clocks stay real and `areVirtual` says so).
 @Suite(

@@ -174,14 +174,6 @@ func simrunThreadSleep(_ run: UnsafeMutableRawPointer, _ nanoseconds: Int64) -> 
     return 0
 }
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whether threads started in a run are the run's in this process (Linux, an executable or test
 /// executable that links SimCore): carriers with lanes of their own on carriers, a reported escape
 /// on the one-thread path. Elsewhere a thread leaves the run unseen.

@@ -550,10 +550,3 @@ private let carrierLockEvent:
         Unmanaged<CarrierSet>.fromOpaque(context!).takeUnretainedValue().lockEvent(operation, object, caller, site)
     }
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif

@@ -72,10 +72,3 @@ private let watchdogEntry: @convention(c) (UnsafeMutableRawPointer?) -> Void = {
     }
 }
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif

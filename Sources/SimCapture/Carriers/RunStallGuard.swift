@@ -2,14 +2,6 @@ import SimCore
 import CSimInterpose
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The last guard against a run that never ends (issue #41: nothing hangs), armed only in simrun's own
 /// child processes. A job that never returns — a loop that never yields, a wait in the kernel that no
 /// interposer and no carrier watchdog sees — would hold its worker, and the campaign, for ever. Runs

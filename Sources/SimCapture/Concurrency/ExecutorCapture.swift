@@ -13,14 +13,6 @@ import Synchronization
 #if compiler(>=6.3)
     @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A job handed to the simulation by one of the capture routes, with what the router needs to place it.
 struct CapturedJob {
     let job: UnownedJob

@@ -2,14 +2,6 @@ import SimCore
 import CSimInterpose
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whether simrun's executors may be installed in this process, decided once when the process loads.
 ///
 /// The executor factory captures `@MainActor` code, `Task {}` and sleeps, but only if it is installed

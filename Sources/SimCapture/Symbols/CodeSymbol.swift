@@ -1,14 +1,6 @@
 import SimCore
 import CSimInterpose
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A function of the running program, named from its own symbol table (issues #24 and #30): where a
 /// task was created, which async function a suspended task waits in, which method an actor job runs.
 ///

@@ -1,13 +1,5 @@
 import SimCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs a fuzz campaign in worker processes (``ChildJob/work(_:)``), so that a model that traps ends
 /// one worker, not the campaign. Each worker runs `CampaignWorker` over the shared `WorkerBoard`
 /// (no system call per run); when one dies, the board says which seed it was running, that seed

@@ -4,14 +4,6 @@ import SimCore
 import SimEngine
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 struct BenchCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure performance, each figure against a baseline from the same run.",

@@ -4,14 +4,6 @@ import SimCapture
 import SimCore
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The root of the command tree.
 struct SimRunCommand: ParsableCommand {
     /// Computed, not stored: the root is named after the program being run (`simrun`, or a user's
