@@ -1,10 +1,9 @@
 import SimCore
-import SimEngine
 import SimScenarios
 import Synchronization
 import Testing
 
-@testable import SimRunKit
+@testable import SimEngine
 
 /// Fuzz workers record failures on the shared board: a slot per distinct signature, counted across
 /// a worker's restarts, and a line only when the slots are full.
