@@ -175,7 +175,7 @@ func simrunThreadSleep(_ run: UnsafeMutableRawPointer, _ nanoseconds: Int64) -> 
 }
 
 /// Whether threads started in a run are the run's in this process (Linux, an executable or test
-/// executable that links SimCore): carriers with lanes of their own on carriers, a reported escape
+/// executable that links SimCapture): carriers with lanes of their own on carriers, a reported escape
 /// on the one-thread path. Elsewhere a thread leaves the run unseen.
 public enum ThreadsCapture {
     /// True where `Thread.start()` and `pthread_create` made in a run go to the run.

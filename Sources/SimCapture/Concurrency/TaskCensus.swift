@@ -227,15 +227,21 @@ final class TaskCensus {
         return nil
     }
 
+    /// The hang report where task objects are not read: why (not Linux, or another Swift runtime).
+    static var notVisible: String {
+        let why = simrun_task_state_refusal().map { String(cString: $0) }
+        return "suspended tasks: not visible here (\(why ?? "the runtime's task objects are read on Linux only"))"
+    }
+
     /// The hang report of a run that started no Swift task.
     static let noTasks = "suspended tasks: none (the run started no Swift task)"
 
     /// The hang report: every task of the run still suspended, or why none can be named.
     func report() -> String {
-        guard Self.isReadable else {
-            return "suspended tasks: not visible here (the runtime's task objects are read on Linux only)"
-        }
+        guard Self.isReadable else { return Self.notVisible }
         let left = suspended()
+        // A read found what no task of the runtime holds: nothing read is reported.
+        guard Self.isReadable else { return Self.notVisible }
         if left.isEmpty { return "suspended tasks: none (every Swift task of the run finished)" }
         return "suspended tasks (\(left.count)): " + left.map(\.description).joined(separator: "; ")
     }

@@ -644,7 +644,7 @@ func simrunDispatchEscape(_ run: UnsafeMutableRawPointer, _ what: UnsafePointer<
 }
 
 /// Whether Grand Central Dispatch runs under the scheduler in this process (issue #31): true on
-/// Linux in an executable or test executable that links SimCore, where simrun's definitions of
+/// Linux in an executable or test executable that links SimCapture, where simrun's definitions of
 /// libdispatch's entry points are the ones every library calls. On macOS GCD stays real inside a run
 /// (Linux only for now; the capture matrix says so).
 public enum DispatchCapturing {

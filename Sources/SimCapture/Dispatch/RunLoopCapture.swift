@@ -113,7 +113,7 @@ func simrunRunLoopBlock(_ run: UnsafeMutableRawPointer, _ block: UnsafeMutableRa
 }
 
 /// Whether Foundation's run-loop timers and blocks run under the scheduler in this process (Linux, an
-/// executable or test executable that links SimCore); elsewhere they stay Foundation's.
+/// executable or test executable that links SimCapture); elsewhere they stay Foundation's.
 public enum RunLoopCapturing {
     /// True where `Timer.scheduledTimer` and `RunLoop.main.perform` made in a run go to the run.
     public static let isActive: Bool = simrun_runloop_interposed() != 0

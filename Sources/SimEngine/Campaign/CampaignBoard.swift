@@ -18,15 +18,31 @@ package protocol CampaignBoard: AnyObject, Sendable {
     var isInterrupted: Bool { get }
     /// Notes the seed index `worker` is about to run (nil between runs).
     func setInFlight(_ worker: Int, _ index: UInt64?)
+    /// Notes that `worker` is about to run `seed`, at index `index` (by default: in flight).
+    func willRun(_ worker: Int, index: UInt64, seed: UInt64)
     /// Counts a finished run of `worker` (of `seed`): the coverage goals it reached, its schedule and
     /// what it saw but did not control.
     func addRun(_ worker: Int, seed: UInt64, _ result: RunResult)
     /// Records a failing run of `worker` at seed index `index` (`signature` is `FailureSignature.id`).
     func addFailure(_ worker: Int, index: UInt64, seed: UInt64, signature: UInt64, digest: UInt64)
+    /// Records the failing run `result` of `worker` (by default: its signature and digest).
+    func addFailure(_ worker: Int, index: UInt64, seed: UInt64, _ result: RunResult)
     /// Records the lock order the run of `seed` took (`--preempt`; called only when it took one).
     func addLockOrder(_ worker: Int, seed: UInt64, _ edges: [LockOrderEdge])
     /// What every worker ran and found so far.
     func tally() -> CampaignTally
+}
+
+extension CampaignBoard {
+    /// The run goes in flight: a board that keeps more (a run marker) says so itself.
+    package func willRun(_ worker: Int, index: UInt64, seed: UInt64) { setInFlight(worker, index) }
+
+    /// A worker keeps a failure's signature and digest; re-running its seed gives the rest.
+    package func addFailure(_ worker: Int, index: UInt64, seed: UInt64, _ result: RunResult) {
+        addFailure(
+            worker, index: index, seed: seed, signature: FailureSignature(result.verdict).id,
+            digest: result.digest.value)
+    }
 }
 
 /// What a campaign's workers ran and found, summed over workers (before the first-failure rule).

@@ -1,9 +1,9 @@
 import SimCore
 
-/// Something that runs a whole campaign: worker threads in this process (`Fuzzer`), worker
-/// processes (`FuzzSupervisor`), or one child for an in-order campaign (`InOrderSupervisor`). They
-/// run `CampaignWorker` against a `CampaignBoard` and assemble the outcome with
-/// `CampaignOutcome.assemble`, so they find the same seeds.
+/// Something that runs a whole campaign: threads in this process (`Fuzzer`) or child processes
+/// (`FuzzSupervisor`: worker processes, or one child for an in-order campaign, which runs `Fuzzer`).
+/// Every campaign runs the one loop, `CampaignWorker`, against a `CampaignBoard` and is assembled
+/// with `CampaignOutcome.assemble`, so they find the same seeds.
 package protocol CampaignExecutor {
     /// Runs the campaign; `progress` gets (schedules, failing runs, distinct failures, seconds) now and then.
     func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)

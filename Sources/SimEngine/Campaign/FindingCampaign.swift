@@ -122,14 +122,11 @@ public struct FindingCampaign: Sendable {
             observer.progress(
                 CampaignProgress(schedules: runs, failures: failures, distinct: distinct, seconds: seconds))
         }
-        // Independent seeds go to worker processes; an in-order strategy (one strategy object from
-        // run to run) runs whole in one child; without a launcher they run here.
+        // In child processes when there is a launcher (worker processes, or one child for an
+        // in-order strategy); else on threads here.
         let executor: any CampaignExecutor
         if let launcher, let scratch {
-            executor =
-                plan.strategy.campaignShape.isIndependent
-                ? FuzzSupervisor(plan: plan, configuration: configuration, launcher: launcher, scratch: scratch)
-                : InOrderSupervisor(plan: plan, configuration: configuration, launcher: launcher, scratch: scratch)
+            executor = FuzzSupervisor(plan: plan, configuration: configuration, launcher: launcher, scratch: scratch)
         } else {
             var here = configuration
             here.cancellation = options.isolation.cancellation
@@ -291,7 +288,7 @@ public struct FindingCampaign: Sendable {
                 guard let run else { return try recording.record(seed: crash.seed, to: target) }
                 return try recording.record(
                     seed: crash.seed, schedule: .inOrderRun(run: run, seeds: configuration.seeds),
-                    to: target, timeoutSeconds: InOrderSupervisor.noTimeout)
+                    to: target, timeoutSeconds: FuzzSupervisor.noTimeout)
             }
             entry.path = path
             entry.recording = recorded

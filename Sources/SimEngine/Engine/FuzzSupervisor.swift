@@ -1,7 +1,10 @@
 import SimCore
 
-/// Runs a fuzz campaign in worker processes (``ChildJob/work(_:)``), so that a model that traps ends
-/// one worker, not the campaign. Each worker runs `CampaignWorker` over the shared `WorkerBoard`
+/// Runs a fuzz campaign in child processes, so that a model that traps ends one child, not the
+/// campaign: independent seeds in worker processes (``ChildJob/work(_:)``), an in-order campaign in
+/// one child (`FuzzSupervisor+InOrder.swift`).
+///
+/// Independent seeds: worker processes. Each worker runs `CampaignWorker` over the shared `WorkerBoard`
 /// (no system call per run); when one dies, the board says which seed it was running, that seed
 /// becomes a `crashed` finding, and a new worker finishes the rest of its chunk, then claims more.
 ///
@@ -27,6 +30,7 @@ package struct FuzzSupervisor: CampaignExecutor {
     package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
         -> CampaignOutcome
     {
+        guard plan.strategy.campaignShape.isIndependent else { return try runInOneChild() }
         var descriptor = try plan.descriptor()
         // A plan that crosses carries its goals; one planned without them learns them in a child.
         var goals = plan.goalNames ?? []

@@ -129,98 +129,88 @@ public struct Fuzzer: Sendable, CampaignExecutor {
         runOutcome(progress: progress)
     }
 
+    /// The campaign on threads of this process: the one campaign loop (`CampaignWorker`) over a
+    /// `ThreadBoard`, asking the strategy for its next execution. Independent seeds run on `jobs`
+    /// threads, each with a strategy object of its own, and each failure's lowest seed runs again
+    /// here for its tape. An in-order strategy (`inOrder`: it learns from run to run; `exhaustive`:
+    /// it walks a finite tree, its "seeds" are run numbers) is one object on one thread whatever
+    /// `jobs` is, and a finding keeps its run's tape (a run cannot be redone from its seed).
     private func runOutcome(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        if !plan.strategy.campaignShape.isIndependent { return runInOrder(progress: progress) }
+        let walker = plan.strategy.makeExhaustiveWalker()
+        let shared: (any Strategy)? =
+            plan.strategy.campaignShape.isIndependent ? nil : (walker ?? plan.makeStrategy())
         let goals = plan.goals()
         let board = ThreadBoard(
-            workers: configuration.jobs, goals: goals.count, cancellation: configuration.cancellation)
+            workers: shared == nil ? configuration.jobs : 1, goals: goals.count,
+            cancellation: configuration.cancellation, marker: configuration.runMarker, keepsRuns: shared != nil)
         let start = ContinuousClock.now
         let worker = CampaignWorker(
-            plan: plan, space: configuration.space, keepGoing: configuration.keepGoing,
-            deadline: configuration.deadline(from: start))
-        DispatchQueue.concurrentPerform(iterations: configuration.jobs) { w in
-            guard w == 0 else { return worker.run(on: board, worker: w) }
-            var lastReport = start
+            plan: plan, space: space(walking: walker != nil), keepGoing: configuration.keepGoing,
+            deadline: configuration.deadline(from: start), recording: configuration.recording)
+        if let shared {
             worker.run(
-                on: board, worker: w,
-                afterRun: {
-                    guard ContinuousClock.now - lastReport > .milliseconds(500) else { return }
-                    lastReport = ContinuousClock.now
-                    let tally = board.tally()
-                    progress(
-                        tally.runs, tally.findings.failingRuns, tally.findings.count,
-                        (ContinuousClock.now - start).seconds)
-                })
+                on: board, worker: 0, strategy: shared, afterRun: Self.reporter(board, since: start, to: progress))
+        } else {
+            DispatchQueue.concurrentPerform(iterations: configuration.jobs) { w in
+                guard w == 0 else { return worker.run(on: board, worker: w) }
+                worker.run(on: board, worker: w, afterRun: Self.reporter(board, since: start, to: progress))
+            }
         }
-        // Each failure's lowest seed runs again here for its tape (this process runs the code).
-        return CampaignOutcome.assemble(
+        var outcome = CampaignOutcome.assemble(
             tally: board.tally(), goals: goals, keepGoing: configuration.keepGoing,
             seconds: (ContinuousClock.now - start).seconds, interrupted: configuration.cancellation.isRequested
         ) { seed in
-            let result = plan.run(seed: seed, strategy: plan.makeStrategy())
+            let result: RunResult
+            if shared != nil {
+                // The in-order run as it ran (its strategy's state then cannot be had again).
+                guard let kept = board.keptRun(seed: seed) else {
+                    preconditionFailure("Fuzzer: the in-order finding at seed \(seed) kept no run")
+                }
+                result = kept
+            } else {
+                result = plan.run(seed: seed, strategy: plan.makeStrategy())
+            }
             return CampaignOutcome.Rerun(
                 verdict: result.verdict, tape: result.tape, steps: result.steps, digest: result.digest.value)
         }
+        if let shared {
+            outcome.report.exhausted = walker?.isExhausted ?? false
+            outcome.report.exhaustedRounds = walker?.exhaustedRounds ?? []
+            outcome.report.learning = (shared as? any CampaignLearner)?.learningNote
+            // Lock orders are followed up by re-running a seed on its own, which an in-order run is not.
+            outcome.lockOrder = LockOrderTable()
+        }
+        return outcome
     }
 
-    /// `dfs` walks one tree, so it runs on one thread until the space under its bound is exhausted. Its
-    /// "seeds" are run numbers, not a seed space, and a run cannot be redone from its seed (the tree
-    /// walk is the strategy's state), so each finding keeps its run's tape as it goes. The learning
-    /// strategies (`learnsAcrossRuns`) carry what they learned from run to run: one strategy object
-    /// walks the seed space in order on one thread (whatever `jobs` is), and a finding keeps its tape
-    /// for the same reason.
-    private func runInOrder(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) -> CampaignOutcome {
-        let dfs = plan.strategy.makeExhaustiveWalker()
-        let strategy: any Strategy = dfs ?? plan.makeStrategy()
-        let goals = plan.goals()
-        var table = FindingsTable<RunResult>()
-        let start = ContinuousClock.now
-        var runs = 0
-        var goalTally = GoalTally(goals: goals.count)
-        var explored = Explored()
+    /// What one worker calls after each run: `progress` with the board's tally, twice a second at most.
+    private static func reporter(
+        _ board: ThreadBoard, since start: ContinuousClock.Instant,
+        to progress: @escaping @Sendable (Int, Int, Int, Double) -> Void
+    ) -> () -> Void {
         var lastReport = start
-        let deadline = configuration.deadline(from: start)
-        let maxRuns =
-            configuration.recording.map { $0.run + 1 }
-            ?? (configuration.seconds == nil ? Int(configuration.seeds.count) : Int.max)
-        while dfs?.hasMore ?? true, runs < maxRuns {
-            // A recording re-run goes to its run whatever the clock says: it must learn the same.
-            if configuration.recording == nil, let deadline, ContinuousClock.now >= deadline { break }
-            if configuration.cancellation.isRequested { break }
-            let next = dfs == nil ? configuration.space.seed(at: UInt64(runs)) : UInt64(runs)
-            guard let seed = next else { break }
-            configuration.runMarker?.mark(run: runs, seed: seed)
-            if let recording = configuration.recording, recording.run == runs {
-                recording.seed = seed
-                recording.result = plan.run(seed: seed, strategy: strategy, sink: recording.sink)
-                runs += 1
-                break
-            }
-            let result = plan.run(seed: seed, strategy: strategy)
-            runs += 1
-            goalTally.count(result)
-            explored.add(result, seed: seed)
-            if result.verdict.isFailure {
-                table.record(signature: FailureSignature(result.verdict).id, seed: seed, evidence: result)
-                if !configuration.keepGoing { break }
-            }
-            if ContinuousClock.now - lastReport > .milliseconds(500) {
-                lastReport = ContinuousClock.now
-                progress(runs, table.failingRuns, table.count, (ContinuousClock.now - start).seconds)
-            }
+        return {
+            guard ContinuousClock.now - lastReport > .milliseconds(500) else { return }
+            lastReport = ContinuousClock.now
+            let tally = board.tally()
+            progress(
+                tally.runs, tally.findings.failingRuns, tally.findings.count, (ContinuousClock.now - start).seconds)
         }
-        let findings = table.entries.map { entry in
-            Finding(
-                signature: FailureSignature(entry.evidence.verdict), seed: entry.seed, verdict: entry.evidence.verdict,
-                tape: entry.evidence.tape, steps: entry.evidence.steps, occurrences: entry.occurrences)
+    }
+
+    /// The seeds the loop runs: the configuration's space, or for an exhaustive walk run numbers
+    /// from 0 (as many as the range holds, or unbounded for `--time`); a recording re-run ends at
+    /// the run it records.
+    private func space(walking: Bool) -> SeedSpace {
+        var space =
+            walking
+            ? SeedSpace(seeds: 0..<UInt64(configuration.seeds.count), bounded: configuration.seconds == nil)
+            : configuration.space
+        if let recording = configuration.recording, let last = space.seed(at: UInt64(recording.run)) {
+            space.seeds = space.seeds.lowerBound..<(last + 1)
+            space.bounded = true
         }
-        let report = Report(
-            schedules: runs, failures: table.failingRuns, findings: findings, goals: goals,
-            goalCounts: goalTally.counts(for: goals.count), seconds: (ContinuousClock.now - start).seconds,
-            exhausted: dfs?.isExhausted ?? false, exhaustedRounds: dfs?.exhaustedRounds ?? [],
-            learning: (strategy as? any CampaignLearner)?.learningNote, explored: explored)
-        return CampaignOutcome(
-            report: report, crashes: [], interrupted: configuration.cancellation.isRequested, nondeterministic: [])
+        return space
     }
 }
 

@@ -86,6 +86,9 @@ struct RerunCommand: CatalogCommand {
         guard let launcher = context.isolation.launcher else { return nil }
         // Polled from here: the first Ctrl-C is passed on to the child, which stops as the command would.
         Interruption.install()
+        // A signal before that (this process is ending, its own document armed): no child, and the
+        // document is not withdrawn — the caller's report or the ending prints it, once.
+        if Interruption.isRequested { return .interrupted }
         // The child prints on this process's stdout, its `--json` document included: this process
         // prints none of its own for an interruption (`ChildCrashReport` does when the child died
         // of the signal before it could).

@@ -49,7 +49,7 @@ struct ShrinkCommand: CatalogCommand {
         let shrunkReport: ShrinkReport?
         switch try TraceShrink.shrink(
             input, footer: footer, plan: plan, to: path, isolation: context.isolation, passingCancellation: true,
-            timeoutSeconds: InOrderSupervisor.noTimeout)
+            timeoutSeconds: FuzzSupervisor.noTimeout)
         {
         case .interrupted: return ExitStatus.interrupted
         case .trapped(let message):

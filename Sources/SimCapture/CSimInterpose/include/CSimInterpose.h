@@ -122,8 +122,29 @@ struct simrun_task_state {
     const void *_Nullable frames[simrun_task_max_frames];
 };
 
-/// 1 when task objects are read here (Linux, 64-bit), else 0.
+/// 1 when task objects are read here (Linux, 64-bit, on the Swift runtime task_state.c was written
+/// for, and no read has found a value no task of it can hold), else 0. The first call checks the
+/// runtime's version; a refusal is said once on stderr (`simrun: …`) and by
+/// `simrun_task_state_refusal`.
 int simrun_task_state_readable(void);
+
+/// Why task objects are no longer read (one line), or NULL: not refused (or not Linux, where they
+/// are never read).
+const char *_Nullable simrun_task_state_refusal(void);
+
+/// The running Swift runtime's version (`_SwiftStdlibVersion.current`: 0xMMmmpp), or 0 when it does
+/// not say (or not Linux).
+uint32_t simrun_task_runtime_version(void);
+
+/// The version check, with the versions given (a test hook: the check `simrun_task_state_readable`
+/// makes with the layout's version and the running one). 1 and a line in `line` when
+/// `running` is not `written_for`, else 0.
+int simrun_task_layout_refusal(uint32_t written_for, uint32_t running, char *_Nonnull line, int capacity);
+
+/// Reads `task` as `simrun_task_read` does, without asking or changing whether tasks are read: 1 and
+/// a line in `problem` when it holds what no task of the runtime can (`state` cleared), else 0.
+int simrun_task_read_checked(const void *_Nonnull task, int read_frames, struct simrun_task_state *_Nonnull state,
+    char *_Nonnull problem, int capacity);
 
 /// The return addresses on the calling thread's stack, innermost first (at most `capacity`); 0 where
 /// stacks are not read (not Linux). Where a blocking wait was made, for a deadlock to name it.
@@ -153,6 +174,8 @@ int simrun_task_is_complete(const void *_Nonnull task);
 int simrun_first_complete_task(const void *_Nonnull const *_Nonnull tasks, int count);
 
 /// Reads `task` into `state`; its frames only when `read_frames` is 1 and it neither runs nor is queued.
+/// A read that holds what no task can turns reading off for the process (`simrun_task_state_refusal`)
+/// and leaves `state` cleared (nothing known).
 void simrun_task_read(const void *_Nonnull task, int read_frames, struct simrun_task_state *_Nonnull state);
 
 

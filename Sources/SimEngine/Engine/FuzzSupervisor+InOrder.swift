@@ -1,19 +1,13 @@
 import SimCore
 import SimTrace
 
-/// Runs an in-order campaign (one strategy object from run to run, which cannot be split over
-/// worker processes) in one child (``ChildJob/inOrderCampaign(_:)``), answered by one `campaign`
+/// An in-order campaign (one strategy object from run to run, which cannot be split over worker
+/// processes) runs in one child (``ChildJob/inOrderCampaign(_:)``), answered by one `campaign`
 /// record whose findings' tapes are traces the child wrote into `scratch`. When a run traps, the
 /// child dies: the run marker says which run it was, and the outcome is that one crash
 /// (`crashedAtRun`), which `FindingCampaign` records again by re-running the campaign up to it
 /// (``ChildJob/Record/Schedule/inOrderRun(run:seeds:)``).
-package struct InOrderSupervisor: CampaignExecutor {
-    package let plan: RunPlan
-    package let configuration: Fuzzer.Configuration
-    package let launcher: ProcessLauncher
-    /// Where the child writes the marker and the findings' traces (the caller removes it).
-    package let scratch: String
-
+extension FuzzSupervisor {
     /// An in-order child runs as long as the campaign does (a year: no limit in practice).
     package static let noTimeout: Double = 365 * 24 * 3600
 
@@ -25,17 +19,8 @@ package struct InOrderSupervisor: CampaignExecutor {
         return CampaignOutcome(report: report, crashes: [], interrupted: true, nondeterministic: [])
     }
 
-    package init(plan: RunPlan, configuration: Fuzzer.Configuration, launcher: ProcessLauncher, scratch: String) {
-        self.plan = plan
-        self.configuration = configuration
-        self.launcher = launcher
-        self.scratch = scratch
-    }
-
-    /// Progress is not heard from the child (it answers once, at the end).
-    package func runCampaign(progress: @escaping @Sendable (Int, Int, Int, Double) -> Void) throws(SimEngineError)
-        -> CampaignOutcome
-    {
+    /// The campaign in one child; progress is not heard from it (it answers once, at the end).
+    func runInOneChild() throws(SimEngineError) -> CampaignOutcome {
         // Stopped before it started (a signal while the campaign was planned): nothing ran.
         if launcher.cancellation.isRequested { return Self.nothingRan(since: .now) }
         let directory = "\(scratch)/in-order"
