@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SimRunKit", targets: ["SimRunKit"]),
         .library(name: "SimEngine", targets: ["SimEngine"]),
         .library(name: "SimCore", targets: ["SimCore"]),
+        .library(name: "SimCapture", targets: ["SimCapture"]),
         .library(name: "SimModels", targets: ["SimModels"]),
         .library(name: "SimTesting", targets: ["SimTesting"]),
         // `simrun bench --only allocations` preloads this into a child of itself to count mallocs per
@@ -35,23 +36,35 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
-        // The one interposition layer (DESIGN §11): C entry points (the clocks, …; its load-time constructor installs simrun's executors first) defined in every
-        // executable and test executable that links SimCore, simulated on a run's thread, forwarded
-        // elsewhere. `dl` for dlsym on C libraries older than glibc 2.34.
-        .target(
-            name: "CSimInterpose",
-            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
-        ),
-        // HeapModule is SimCore's one package dependency: the timer queue (measured: BENCHMARKS.md).
+        // The kernel (DESIGN §2): lanes, jobs, clock, strategies, decisions, events, oracles, scenarios,
+        // checking. Pure Swift: no I/O, no environment, no runtime SPI. HeapModule is its one package
+        // dependency: the timer queue (measured: BENCHMARKS.md).
         .target(
             name: "SimCore",
-            dependencies: ["CSimInterpose", .product(name: "HeapModule", package: "swift-collections")]
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
+        // The capture of a run's process (issue #42): Swift concurrency's executors and tasks, GCD, run
+        // loops, locks and threads on carriers, code symbols. Built on the kernel, which never imports
+        // it; it installs the kernel's `RunHost` at load time.
+        .target(
+            name: "SimCapture",
+            dependencies: ["SimCore", "CSimInterpose"],
+            exclude: ["CSimInterpose"]
+        ),
+        // The one interposition layer (DESIGN §11), under SimCapture: C entry points (the clocks, …; its
+        // load-time constructor installs simrun's executors first) defined in every executable and test
+        // executable that links SimCapture, simulated on a run's thread, forwarded elsewhere. `dl` for
+        // dlsym on C libraries older than glibc 2.34.
+        .target(
+            name: "CSimInterpose",
+            path: "Sources/SimCapture/CSimInterpose",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "SimTrace",
             dependencies: ["SimCore", "CZstd", .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "SimModels", dependencies: ["SimCore"]),
-        .target(name: "SimScenarios", dependencies: ["SimModels", "SimCore"]),
+        .target(name: "SimModels", dependencies: ["SimCapture", "SimCore"]),
+        .target(name: "SimScenarios", dependencies: ["SimModels", "SimCapture", "SimCore"]),
         // SCTBench's programs ported to the kernel (`simrun list --group sctbench`), apart from the app scenarios.
         .target(name: "SimBenchmarks", dependencies: ["SimCore"]),
         // The library behind the command line: campaigns, replay, shrink, explain, recording, child
@@ -59,20 +72,29 @@ let package = Package(
         .target(
             name: "SimEngine",
             dependencies: [
-                "SimCore", "SimTrace", "CSimInterpose",
+                "SimCore", "SimCapture", "SimTrace", "CSimInterpose",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // `simrun bench`'s measurements (issue #42: apart from the command tree): the kernel, recording,
+        // replay, fuzzing, async, carriers, memory and allocations, each against a baseline of the
+        // same run. Not SimBenchmarks (SCTBench's programs, which the bench does not run).
+        .target(
+            name: "SimBench",
+            dependencies: [
+                "SimCore", "SimCapture", "SimTrace", "SimEngine", "SimScenarios", "CZstd",
             ]
         ),
         .target(
             name: "SimRunKit",
             dependencies: [
-                "SimCore", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "CZstd",
+                "SimCore", "SimCapture", "SimTrace", "SimEngine", "SimScenarios", "SimBenchmarks", "SimBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // Swift Testing integration: explore a scenario from a @Test, replay a Traces/ corpus.
-        .target(name: "SimTesting", dependencies: ["SimCore", "SimTrace", "SimEngine"]),
+        .target(name: "SimTesting", dependencies: ["SimCapture", "SimCore", "SimTrace", "SimEngine"]),
         .executableTarget(name: "simrun", dependencies: ["SimRunKit"]),
         // `simrun bench`'s baseline for the view-model row, run as a child next to `simrun`.
         .executableTarget(
@@ -83,13 +105,13 @@ let package = Package(
             ]
         ),
         // A user's own executable over their own scenario, through the same command tree (README).
-        .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCore"]),
+        .executableTarget(name: "simrun-example", dependencies: ["SimRunKit", "SimModels", "SimCapture", "SimCore"]),
 
         .target(name: "SimTestSupport", dependencies: ["SimCore"], path: "Tests/SimTestSupport"),
         // Test-only: one user's code at four commits, each its own executable (its own build id),
         // for replaying a trace on another build and bisecting (OtherBuildReplayTests, BisectRunTests);
         // the library also holds a user's search screen with its fixes (FixCheckTests).
-        .target(name: "LedgerFixture", dependencies: ["SimCore"], path: "Tests/BuildFixtures/Ledger"),
+        .target(name: "LedgerFixture", dependencies: ["SimCapture", "SimCore"], path: "Tests/BuildFixtures/Ledger"),
         .executableTarget(
             name: "ledger-recorded", dependencies: ["LedgerFixture", "SimRunKit"],
             path: "Tests/BuildFixtures/LedgerRecorded"),
@@ -106,31 +128,35 @@ let package = Package(
         .target(name: "CAllocCount"),
         .testTarget(
             name: "AllocationTests",
-            dependencies: ["CAllocCount", "SimRunKit", "SimEngine", "SimTrace", "SimCore", "SimTestSupport"]
+            dependencies: ["CAllocCount", "SimBench", "SimEngine", "SimTrace", "SimCapture", "SimCore", "SimTestSupport"]
         ),
+        .testTarget(name: "SimBenchTests", dependencies: ["SimBench"]),
         .testTarget(name: "SimCoreTests", dependencies: ["SimCore", "SimTestSupport"]),
+        // The capture (SimCapture) tested through the kernel's runs: async code, GCD, run loops,
+        // threads, carriers, clocks, code symbols, the executor factory.
+        .testTarget(name: "SimCaptureTests", dependencies: ["SimCapture", "SimCore", "SimTestSupport"]),
         .testTarget(
             name: "SimTraceTests",
             dependencies: [
                 "SimTrace", "SimCore", "SimTestSupport", .product(name: "SystemPackage", package: "swift-system"),
             ]),
-        .testTarget(name: "SimModelsTests", dependencies: ["SimModels", "SimCore", "SimTestSupport"]),
+        .testTarget(name: "SimModelsTests", dependencies: ["SimModels", "SimCapture", "SimCore", "SimTestSupport"]),
         .testTarget(
             name: "SimScenariosTests",
-            dependencies: ["SimScenarios", "SimModels", "SimCore", "SimTestSupport"]
+            dependencies: ["SimScenarios", "SimModels", "SimCapture", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimBenchmarksTests",
-            dependencies: ["SimBenchmarks", "SimCore", "SimTestSupport"]
+            dependencies: ["SimBenchmarks", "SimCapture", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimEngineTests",
-            dependencies: ["SimEngine", "SimScenarios", "SimCore", "SimTrace", "SimTestSupport"]
+            dependencies: ["SimEngine", "SimScenarios", "SimCapture", "SimCore", "SimTrace", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimRunKitTests",
             dependencies: [
-                "SimRunKit", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCore", "SimTestSupport",
+                "SimRunKit", "SimBench", "SimEngine", "SimTrace", "SimScenarios", "SimBenchmarks", "SimCapture", "SimCore", "SimTestSupport",
                 "SimTesting", "simrun",
                 "simrun-example",
                 "simrun-bench-baseline",
@@ -140,17 +166,17 @@ let package = Package(
         // A user's package from the outside: public products only (and the temporary-file helper).
         .testTarget(
             name: "UserPackageTests",
-            dependencies: ["SimTesting", "SimEngine", "SimModels", "SimCore", "SimTestSupport"]
+            dependencies: ["SimTesting", "SimEngine", "SimModels", "SimCapture", "SimCore", "SimTestSupport"]
         ),
         .testTarget(
             name: "SimTestingTests",
-            dependencies: ["SimTesting", "SimScenarios", "SimCore", "SimTestSupport", "simrun", "LedgerFixture"]
+            dependencies: ["SimTesting", "SimScenarios", "SimCapture", "SimCore", "SimTestSupport", "simrun", "LedgerFixture"]
         ),
         .testTarget(
             name: "TraceRegressionTests",
             // `simrun`: a trace whose run trapped is replayed in a child process, as `simrun replay` does.
             dependencies: [
-                "SimTesting", "SimEngine", "SimScenarios", "SimModels", "SimCore", "SimTestSupport", "simrun",
+                "SimTesting", "SimEngine", "SimScenarios", "SimModels", "SimCapture", "SimCore", "SimTestSupport", "simrun",
             ]
         ),
     ],

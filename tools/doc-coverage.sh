@@ -15,7 +15,7 @@
 # About 10–20 s per module once the package is built (DocC itself takes 2–10 s of it).
 set -eu
 cd "$(dirname "$0")/.."
-modules=${MODULES:-"SimCore SimTrace SimModels SimScenarios SimEngine SimTesting SimRunKit"}
+modules=${MODULES:-"SimCore SimCapture SimTrace SimModels SimScenarios SimEngine SimTesting SimRunKit"}
 outputs=.build/plugins/Swift-DocC/outputs
 failed=""
 for module in $modules; do

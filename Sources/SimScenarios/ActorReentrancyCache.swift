@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// Actor reentrancy, in plain Swift concurrency: an actor cache checks for an entry, awaits a fetch,

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// An actor buffer of capacity one whose `offer` checks for room, awaits its journal, then appends:

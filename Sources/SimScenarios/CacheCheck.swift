@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// An actor cache whose method awaits the load between its check and its insert, checked for

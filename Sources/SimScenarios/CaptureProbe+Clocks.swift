@@ -1,13 +1,6 @@
 import Dispatch
+import SimCapture
 import SimCore
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The clock variants of the capture probe: code that reads `ContinuousClock.now`,
 /// `SuspendingClock.now`, `DispatchTime.now()`, `DispatchWallTime.now()` and the C clocks, and sleeps

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SimCapture
 import SimCore
 
 /// The Foundation variants of the capture probe (issue #40): a `Thread` that hops back to the main

@@ -1,4 +1,5 @@
 import Dispatch
+import SimCapture
 import SimCore
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SimCapture
 import SimCore
 import Synchronization
 

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// An actor counter with an `await` between the read and the write of its value: the classic lost

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// The lost update: two workers each read a shared counter, then write back what they read plus one,

@@ -1,4 +1,5 @@
 import Dispatch
+import SimCapture
 import SimCore
 
 /// `dispatch-group-double-leave`: a feed screen prefetches a thumbnail before it shows the feed. The

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// A double submit, in plain Swift concurrency: a `@MainActor` button handler starts

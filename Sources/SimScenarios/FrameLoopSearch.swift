@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// The issue #23 case: an ordinary `@MainActor` frame loop that sleeps 16 ms per frame, beside a view

@@ -1,4 +1,5 @@
 import Dispatch
+import SimCapture
 import SimCore
 
 /// `gcd-debounce`: a search field debounced with `DispatchWorkItem` and `asyncAfter` on the main queue

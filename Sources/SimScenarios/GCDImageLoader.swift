@@ -1,4 +1,5 @@
 import Dispatch
+import SimCapture
 import SimCore
 
 /// `gcd-image-loader`: a profile screen decodes avatars on a concurrent `DispatchQueue` and hops back

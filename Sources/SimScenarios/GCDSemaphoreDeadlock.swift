@@ -1,4 +1,5 @@
 import Dispatch
+import SimCapture
 import SimCore
 
 /// `gcd-semaphore-deadlock`: a thumbnail store offers a synchronous `thumbnail(for:)` for old callers:

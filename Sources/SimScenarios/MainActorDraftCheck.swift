@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// A `@MainActor` class checked like an actor, with real sleeps on the virtual clock: a draft store

@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 
 /// A cancellation lost between two `NSLock` acquisitions (the shape of swift-async-algorithms PR #80:

@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 
 /// A search screen reuses one `OperationQueue` for its requests: each keystroke cancels what is

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// A stale search response, in plain Swift concurrency: a `@MainActor` view model starts

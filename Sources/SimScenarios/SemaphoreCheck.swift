@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// An async semaphore (a rate limiter's permit pool) of two permits whose `tryAcquire` checks for a

@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 
 /// Two libraries' locks taken in opposite orders: pointfreeco/swift-sharing#149, fixed by PR #153.

@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 
 /// A subject that yields to its subscribers' `AsyncStream`s while holding its lock deadlocks against

@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 
 /// A profile screen decodes each avatar on a `Thread` of its own and hops back with

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// Linearizable but not atomic: the two checks differ, and this scenario shows where.

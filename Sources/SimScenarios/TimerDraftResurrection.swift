@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 
 /// A sent message comes back as a draft: a `@MainActor` composer autosaves with a Foundation `Timer`

@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// An actor that hands out an access token and refreshes it when missing: the token-refresh race

@@ -1,13 +1,6 @@
+import SimCapture
 import SimCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The counter race with models that break the harness's rules on purpose, so that simrun's
 /// reliability can be tested end to end: a model that traps, one that reads the wall clock, ones that

@@ -1,15 +1,8 @@
+import SimCapture
 import SimCore
 import SimEngine
 import SimTrace
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// What one `explore` or `simulate` call ran and, when a schedule failed, where its shrunk trace is.
 public struct Exploration: Sendable {

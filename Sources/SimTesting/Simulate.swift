@@ -1,15 +1,8 @@
+import SimCapture
 import SimCore
 import SimEngine
 import Synchronization
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// How a simulation orders the jobs of each schedule: a typed strategy for
 /// ``simulate(_:seeds:seed:strategy:limits:jobs:failureDirectory:watchdog:sourceLocation:_:)``.

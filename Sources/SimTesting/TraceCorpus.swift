@@ -1,15 +1,8 @@
+import SimCapture
 import SimCore
 import SimEngine
 import SimTrace
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A directory of committed `.simtrace` files and the scenarios they were recorded from, replayed as
 /// regression tests:

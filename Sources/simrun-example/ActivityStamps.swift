@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SimCapture
 import SimCore
 
 /// A user's own code that reads the clocks app code reads: a `@MainActor` activity log stamps each

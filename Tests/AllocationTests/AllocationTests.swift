@@ -1,6 +1,6 @@
 import CAllocCount
 import Foundation
-import SimRunKit
+import SimBench
 import SimTestSupport
 import Testing
 

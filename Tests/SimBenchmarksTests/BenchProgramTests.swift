@@ -1,4 +1,5 @@
 import SimBenchmarks
+import SimCapture
 import SimCore
 import SimTestSupport
 import Testing

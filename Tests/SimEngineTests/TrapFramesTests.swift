@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 import Testing
 

@@ -3,6 +3,7 @@ import SimEngine
 import SimTestSupport
 import Testing
 
+@testable import SimBench
 @testable import SimRunKit
 
 /// `simrun bench --quick` runs and reports every figure; no timing is checked (timings belong to the
@@ -24,13 +25,6 @@ import Testing
             "until_bug_pct", "until_bug_random", "linearizability_10", "linearizability_100", "linearizability_1000",
             "record_peak_memory",
         ] + AllocationProbe.Path.allCases.map { "allocations_per_\($0.rawValue)" }
-
-    @Test func theJobsCurveDoublesUpToTheCores() {
-        #expect(Benchmark.jobsCurve(upTo: 1) == [1, 2])
-        #expect(Benchmark.jobsCurve(upTo: 2) == [1, 2])
-        #expect(Benchmark.jobsCurve(upTo: 6) == [1, 2, 4, 6])
-        #expect(Benchmark.jobsCurve(upTo: 16) == [1, 2, 4, 8, 16])
-    }
 
     @Test func quickBenchReportsEveryFigureAsJSON() throws {
         let output = try SimrunProcess.run(["bench", "--quick", "--json"], timeout: 300)
@@ -59,25 +53,5 @@ import Testing
         #expect(output.stdout.contains("| figure | value | baseline (same run) | ratio | target | met |"))
         // Every figure's row, plus the header and separator rows.
         #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == Self.keys.count + 2)
-    }
-}
-
-/// The supervisor parses worker lines in place; malformed lines are ignored, never misread.
-@Suite struct WorkerLineTests {
-    @Test func aFailureLineGivesSeedSignatureAndDigest() {
-        let line = ArraySlice(Array("fail 12 345 18446744073709551615 7".utf8))
-        #expect(FailureLine(parsing: line) == FailureLine(index: 12, seed: 345, signature: .max, digest: 7))
-        let printed = FailureLine(index: 1, seed: 2, signature: 3, digest: 4)
-        #expect(FailureLine(parsing: ArraySlice(Array(printed.text.utf8))) == printed)
-    }
-
-    @Test func malformedLinesAreIgnored() {
-        for text in [
-            "", "fail", "fail 1 2 3", "fail 1 2 3 4 5", "fail 1 2 x 4", "pass 1 2 3 4",
-            "fail 1 2 3 99999999999999999999",
-            "fail  1 2 3 4", "fail 1 2 3 4 ",
-        ] {
-            #expect(FailureLine(parsing: ArraySlice(Array(text.utf8))) == nil)
-        }
     }
 }

@@ -10,7 +10,7 @@ import Testing
 @Suite("Carrier matrix")
 struct CarrierMatrixTests {
     static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/SimCore/SimCore.docc/CarriersAndPreemption.md")
+        .deletingLastPathComponent().appendingPathComponent("Sources/SimCapture/SimCapture.docc/CarriersAndPreemption.md")
 
     @Test("simrun run carrier-probe --preempt: every construct as the matrix says", arguments: CarrierProbe.constructs)
     func fromSimrun(_ construct: (variant: String, summary: String, preempts: Bool)) throws {

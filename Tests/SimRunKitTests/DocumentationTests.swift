@@ -349,7 +349,7 @@ import Testing
     /// The capture matrix is `CaptureProbe.constructs`, which `CaptureMatrixTests` and
     /// `AsyncScenarioTests` check on every route: the article holds every row, README a few.
     @Test(arguments: [
-        ("Sources/SimCore/SimCore.docc/YourOwnAsyncCode.md", CaptureProbe.constructs.count - 2),
+        ("Sources/SimCapture/SimCapture.docc/YourOwnAsyncCode.md", CaptureProbe.constructs.count - 2),
         ("README.md", 4),
     ])
     func theShownMatrixIsTheCheckedOne(_ path: String, atLeast: Int) throws {

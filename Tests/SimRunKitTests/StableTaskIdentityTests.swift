@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 import SimEngine
 import SimRunKit
@@ -83,8 +84,8 @@ private final class RaceFlags: @unchecked Sendable {
     }
 
     /// Where they are not (another platform, a stripped binary), by the job that created it.
-    @Test func withoutCreationSitesATaskIsNamedAfterTheJobThatCreatedIt() {
-        guard !TaskNames.creationSitesAreRead else { return }
+    @Test(.enabled(if: !TaskNames.creationSitesAreRead, "creation sites are read here: the tests above name tasks by them"))
+    func withoutCreationSitesATaskIsNamedAfterTheJobThatCreatedIt() {
         #expect(created("buggy", seed: 1) == ["task", "task@2.1", "task@2.2"])
         #expect(created("extra", seed: 1).contains("task.1"))
         #expect(Array(created("extra", seed: 1).filter { $0.hasPrefix("task@2") }) == ["task@2.1", "task@2.2"])

@@ -78,7 +78,7 @@ import Testing
         #expect(ci.contains("\ntime tools/doc-coverage.sh\n"))
         let script = try String(contentsOf: root.appendingPathComponent("tools/doc-coverage.sh"), encoding: .utf8)
         #expect(script.contains("--warnings-as-errors"))
-        for module in ["SimCore", "SimTrace", "SimModels", "SimScenarios", "SimEngine", "SimTesting", "SimRunKit"] {
+        for module in ["SimCore", "SimCapture", "SimTrace", "SimModels", "SimScenarios", "SimEngine", "SimTesting", "SimRunKit"] {
             #expect(script.contains(module), "tools/doc-coverage.sh leaves out \(module)")
             let catalog = root.appendingPathComponent("Sources/\(module)/\(module).docc/\(module).md")
             #expect(FileManager.default.fileExists(atPath: catalog.path), "no landing page for \(module)")

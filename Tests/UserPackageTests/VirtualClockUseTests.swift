@@ -1,4 +1,5 @@
 import Foundation
+import SimCapture
 import SimCore
 import SimTestSupport
 import SimTesting

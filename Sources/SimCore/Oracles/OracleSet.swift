@@ -61,14 +61,14 @@ extension Simulation {
     /// The names of all coverage goals, in the order they were declared.
     public var goalNames: [String] { oracles.goals.map(\.name) }
 
-    func checkAlways() -> Verdict? {
+    package func checkAlways() -> Verdict? {
         for oracle in oracles.always {
             if let message = oracle.check() { return .fail(oracle: oracle.name, message: message) }
         }
         return nil
     }
 
-    func checkGoals() {
+    package func checkGoals() {
         guard oracles.goalsLeft > 0 else { return }
         for index in oracles.goals.indices where !oracles.goals[index].reached {
             if let condition = oracles.goals[index].condition, condition() {

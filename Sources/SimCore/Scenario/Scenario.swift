@@ -12,7 +12,7 @@ public struct Scenario: Sendable {
     /// The group `simrun list --group` shows it under (nil: the app scenarios, listed by default).
     public var group: String?
     /// What the scenario needs from the concurrency runtime (`Scenario.async` sets it).
-    public internal(set) var concurrency: Concurrency = .kernel
+    public package(set) var concurrency: Concurrency = .kernel
     /// For a scenario built by `ObjectCheck`: the call scenarios its runs generate, so the shrinker
     /// makes the calls fewer and simpler before it shrinks the schedule (nil for other scenarios).
     public var callSpace: CallSpace?
@@ -23,7 +23,7 @@ public struct Scenario: Sendable {
     public var setUp: @Sendable (_ simulation: Simulation, _ variant: String) -> Void
     /// Work done before a run of a variant, outside its simulation (`withNoise` sizes its lanes by
     /// the variant's `fifo` run here, when that variant first runs, not when the scenario is built).
-    var beforeRun: (@Sendable (_ variant: String) -> Void)?
+    package var beforeRun: (@Sendable (_ variant: String) -> Void)?
 
     /// One version of the scenario's code, such as `buggy` or `fixed`.
     public struct Variant: Sendable, Hashable {
@@ -80,23 +80,12 @@ public struct Scenario: Sendable {
         limits: RunLimits? = nil
     ) -> RunResult {
         beforeRun?(variant)
-        guard concurrency != .kernel else {
-            let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
-            // An async body in a kernel-declared scenario pins its capture to this thread too.
-            defer { ExecutorCapture.unbindPinned() }
-            VirtualClocks.reading(simulation) { setUp(simulation, variant) }
-            return simulation.run()
-        }
-        let run = {
-            let simulation = Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits ?? self.limits)
-            VirtualClocks.reading(simulation) { self.setUp(simulation, variant) }
-            // The run's capture is bound to this thread by its set-up; later jobs are not its own.
-            defer { ExecutorCapture.bind(nil) }
-            return simulation.run()
-        }
-        // A run called from inside a task (a test function) runs on a thread of its own: nested inside
-        // the caller's job, the runtime would place some of the run's jobs as the caller's.
-        let insideTask = withUnsafeCurrentTask { $0 != nil }
-        return ExecutorCapture.ensureRoute() == .enqueueHook || insideTask ? runOnPlainThread(run) : run()
+        let limits = limits ?? self.limits
+        func make() -> Simulation { Simulation(seed: seed, strategy: strategy, sink: sink, limits: limits) }
+        // The capture module binds the run's thread to it and picks that thread (``RunHost``).
+        if let host = RunHosts.current { return host.run(self, variant: variant, make: make) }
+        let simulation = make()
+        setUp(simulation, variant)
+        return simulation.run()
     }
 }

@@ -4,6 +4,12 @@ public struct LaneID: Hashable, Sendable {
     public let index: Int32
     /// The lane's name (e.g. `main`, `microtask`, `task.search`).
     public let name: Symbol
+
+    /// The lane at `index` of a simulation's lane table, named `name` (the capture module's seams).
+    package init(index: Int32, name: Symbol) {
+        self.index = index
+        self.name = name
+    }
 }
 
 /// The stable identity of a job across runs and code changes: lane, label and ordinal.

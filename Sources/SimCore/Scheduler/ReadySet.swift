@@ -10,8 +10,21 @@ public struct Candidate: Sendable, Hashable {
     public var seq: UInt64
     /// True for a due timer rather than a lane's head job.
     public var isTimer: Bool
-    @usableFromInline var laneIndex: Int32
-    @usableFromInline var timerSlot: Int32
+    @usableFromInline package var laneIndex: Int32
+    @usableFromInline package var timerSlot: Int32
+
+    /// A candidate as the scheduler (or a carrier's paused job) lists it.
+    package init(
+        lane: Symbol, label: Symbol, ordinal: UInt32, seq: UInt64, isTimer: Bool, laneIndex: Int32, timerSlot: Int32
+    ) {
+        self.lane = lane
+        self.label = label
+        self.ordinal = ordinal
+        self.seq = seq
+        self.isTimer = isTimer
+        self.laneIndex = laneIndex
+        self.timerSlot = timerSlot
+    }
 }
 
 /// What a strategy sees when it picks: the candidates, which one `fifo` would take, and which one

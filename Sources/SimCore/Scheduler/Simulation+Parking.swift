@@ -35,7 +35,7 @@ extension Simulation {
     public func isParked(_ lane: LaneID) -> Bool { lanes[Int(lane.index)].parkedReason != nil }
 
     /// The deadlock verdict when the run went quiet with lanes parked, else nil.
-    func deadlockVerdict() -> Verdict? {
+    package func deadlockVerdict() -> Verdict? {
         guard parkedLaneCount > 0 else { return nil }
         var waits: [String] = []
         for index in lanes.indices {

@@ -3,22 +3,30 @@ extension Simulation {
     public func run() -> RunResult {
         precondition(!finished, "a simulation runs once")
         confinement.check("run")
+        guard let host else { return runLoop() }
         // Every clock the user's code reads on this thread is the run's virtual clock until the end.
-        let clocks = VirtualClocks.bind(self)
-        defer { VirtualClocks.restore(clocks) }
-        RunStallGuard.enter()
-        defer { RunStallGuard.leave() }
+        return host.running(self) { runLoop() }
+    }
+
+    /// The run loop, with this thread bound to the run by the host (if any).
+    private func runLoop() -> RunResult {
         var verdict: Verdict? = reportedFailure
         if verdict == nil, carrierMode != .off {
-            // Jobs on carrier threads that take turns (Carriers/): the same picks, made by whichever
-            // carrier holds the turn.
-            verdict = CarrierSet(self).drive()
+            // Jobs on carrier threads that take turns (SimCapture's Carriers/): the same picks, made by
+            // whichever carrier holds the turn.
+            if let host {
+                verdict = host.drive(self)
+            } else {
+                verdict = .fail(
+                    oracle: "carriers",
+                    message: "carriers (\(carrierMode)) need the capture module: link SimCapture into this process")
+            }
         }
         while verdict == nil && carrierMode == .off {
             let count = collectCandidates()
             if count == 0 {
                 // A group's notification waits for the group to empty, which a job may have done.
-                if let dispatch = dispatchCapture, dispatch.releaseNotifications() { continue }
+                if let host, host.releaseWhenQuiet(self) { continue }
                 if advanceToNextDeadline() { continue }
                 if !quietWaiters.isEmpty {
                     resumeQuietWaiter()
@@ -34,7 +42,7 @@ extension Simulation {
             let index = pickCandidate(count)
             execute(index)
             steps += 1
-            if steps & 63 == 0 { RunStallGuard.tick() }
+            if steps & 63 == 0, let host { host.tick() }
             let failure = reportedFailure ?? (oracles.always.isEmpty ? nil : checkAlways())
             // Goals count on the failing step too: a failing run that reached a goal reached it.
             if oracles.goalsLeft > 0 { checkGoals() }
@@ -43,8 +51,8 @@ extension Simulation {
                 break
             }
         }
-        let final = namingSuspendedTasks(verdict ?? checkAtEnd() ?? .pass)
-        taskCensus?.releaseAll()
+        let reported = verdict ?? checkAtEnd() ?? .pass
+        let final = host.map { $0.finishing(self, reported) } ?? reported
         if final != .pass {
             currentLaneIndex = -1
             var fields = EventFields()
@@ -70,7 +78,7 @@ extension Simulation {
 
     /// Lists the candidates for this step; returns how many there are.
     @inline(__always)
-    func collectCandidates() -> Int {
+    package func collectCandidates() -> Int {
         if readyDirty { rebuildLaneCandidates() }
         if due.isEmpty { return readyLaneCount }
         return appendTimerCandidates()
@@ -139,7 +147,7 @@ extension Simulation {
 
     /// Grows the ready buffer to hold at least `needed` candidates.
     @inline(__always)
-    func reserveReady(_ needed: Int) {
+    package func reserveReady(_ needed: Int) {
         if needed > readyCapacity { growReady(needed) }
     }
 
@@ -160,7 +168,7 @@ extension Simulation {
 
     // MARK: Picking and running
 
-    func pickCandidate(_ count: Int) -> Int {
+    package func pickCandidate(_ count: Int) -> Int {
         var fifo = 0
         let chosen: Int
         if count == 1 {
@@ -199,7 +207,7 @@ extension Simulation {
     /// Takes the lane job or due timer at `index` of the ready list and records its pick, without
     /// running its body: `execute` runs it here, a carrier runs it on its own thread.
     @inline(__always)
-    func takeJob(_ index: Int) -> TakenJob {
+    package func takeJob(_ index: Int) -> TakenJob {
         let candidate = ready[index]
         let body: () -> Void
         let label: Symbol
@@ -222,7 +230,7 @@ extension Simulation {
         return TakenJob(body: body, lane: candidate.laneIndex, seq: candidate.seq)
     }
 
-    func execute(_ index: Int) {
+    package func execute(_ index: Int) {
         let taken = takeJob(index)
         taken.body()
         previousLaneIndex = taken.lane
@@ -260,7 +268,7 @@ extension Simulation {
     /// words `Digest.mix(_:symbolHash:)` mixes for the event), and the event is only built for a sink
     /// that keeps it.
     @inline(__always)
-    func emitPick(lane: Symbol, label: Symbol, ordinal: UInt32, isTimer: Bool, cause: EventID) -> EventID {
+    package func emitPick(lane: Symbol, label: Symbol, ordinal: UInt32, isTimer: Bool, cause: EventID) -> EventID {
         eventCount += 1
         let seq = eventCount
         let table = symbols
@@ -295,4 +303,11 @@ enum FastPick {
     case random
     case fifo
     case general
+}
+
+/// A picked job, handed to whoever runs it (this thread, or a carrier of the capture module).
+package struct TakenJob {
+    package let body: () -> Void
+    package let lane: Int32
+    package let seq: UInt64
 }

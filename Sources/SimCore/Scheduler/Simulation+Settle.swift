@@ -25,7 +25,7 @@ extension Simulation {
     }
 
     /// The run went quiet: resume the first task waiting in `settle()` (its job joins the run).
-    func resumeQuietWaiter() {
+    package func resumeQuietWaiter() {
         let waiter = quietWaiters.removeFirst()
         emit("task.settled", "quiet")
         waiter()

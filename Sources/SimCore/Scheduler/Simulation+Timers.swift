@@ -48,7 +48,7 @@ extension Simulation {
     public var pendingTimerCount: Int { timers.count + due.count - cancelledTimers.count }
 
     /// Moves the clock to the next deadline and makes every timer due then ready. False when none is left.
-    func advanceToNextDeadline() -> Bool {
+    package func advanceToNextDeadline() -> Bool {
         while let first = timers.first, cancelledTimers.contains(first.id) {
             cancelledTimers.remove(first.id)
             _ = timers.popFirst()

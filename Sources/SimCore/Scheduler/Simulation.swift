@@ -22,9 +22,9 @@ public final class Simulation: @unchecked Sendable {
     // and sinks run between accesses). The dynamic checks were ~40% of the kernel's instructions.
 
     /// Virtual nanoseconds since the start of the run.
-    @exclusivity(unchecked) public internal(set) var now: Int64 = 0
+    @exclusivity(unchecked) public package(set) var now: Int64 = 0
     /// Jobs run so far.
-    @exclusivity(unchecked) public internal(set) var steps = 0
+    @exclusivity(unchecked) public package(set) var steps = 0
     /// Events emitted so far.
     @exclusivity(unchecked) public internal(set) var eventCount: UInt64 = 0
     /// A running hash of every event, to compare runs without keeping them.
@@ -50,79 +50,66 @@ public final class Simulation: @unchecked Sendable {
     @exclusivity(unchecked) var timers = TimerQueue()
     @exclusivity(unchecked) var due: [PendingTimer] = []
     @exclusivity(unchecked) var cancelledTimers: Set<UInt64> = []
-    @exclusivity(unchecked) var nextSeq: UInt64 = 0
+    @exclusivity(unchecked) package var nextSeq: UInt64 = 0
     @exclusivity(unchecked) var nextTimerID: UInt64 = 1
     /// The last same-instant timer group made (`orderSameInstant`).
     @exclusivity(unchecked) var nextTimerGroup: UInt32 = 0
     /// The ready list (see `collectCandidates`): lane heads in lane order, then due timers.
-    @exclusivity(unchecked) var ready: UnsafeMutablePointer<Candidate> = .allocate(capacity: 8)
+    @exclusivity(unchecked) package var ready: UnsafeMutablePointer<Candidate> = .allocate(capacity: 8)
     @exclusivity(unchecked) var readyCapacity = 8
     @exclusivity(unchecked) var readyLaneCount = 0
     /// The lane part of the ready list must be rebuilt before the next pick.
-    @exclusivity(unchecked) var readyDirty = true
+    @exclusivity(unchecked) package var readyDirty = true
     /// Some lane has a rule (`rule(_:drainsBefore:)`): readiness then depends on other lanes.
-    @exclusivity(unchecked) var hasRules = false
+    @exclusivity(unchecked) package var hasRules = false
     /// Lanes parked now (see `park(_:reason:)`).
-    @exclusivity(unchecked) var parkedLaneCount = 0
+    @exclusivity(unchecked) package var parkedLaneCount = 0
     let fastPick: FastPick
     /// Debug builds: the thread this simulation was created on (every entry point checks it).
-    let confinement = ThreadConfinement()
+    let confinement: ThreadConfinement
     /// The strategy when it is a `RandomStrategy` (kept alive by `strategy`).
     unowned(unsafe) let fastRandom: RandomStrategy?
     /// The lane of the job running now, or -1 between jobs.
-    @exclusivity(unchecked) public internal(set) var currentLaneIndex: Int32 = -1
-    @exclusivity(unchecked) var previousLaneIndex: Int32 = -1
+    @exclusivity(unchecked) public package(set) var currentLaneIndex: Int32 = -1
+    @exclusivity(unchecked) package var previousLaneIndex: Int32 = -1
     /// The `sched.pick` event of the job running now (default cause of what it records).
-    @exclusivity(unchecked) public internal(set) var currentJobEvent: EventID = 0
+    @exclusivity(unchecked) public package(set) var currentJobEvent: EventID = 0
     /// The label of the job running now (the site of its shared-cell accesses).
-    @exclusivity(unchecked) var currentJobLabel: Symbol = .empty
+    @exclusivity(unchecked) package var currentJobLabel: Symbol = .empty
     /// The strategy, when it watches reads-from pairs (see `SharedCell`).
     let readsFromObserver: (any ReadsFromObserver)?
     /// The strategy, when it watches every shared-cell access with its site (`surw`, `rff`).
     let accessObserver: (any SharedAccessObserver)?
-    @exclusivity(unchecked) var reportedFailure: Verdict?
+    @exclusivity(unchecked) package var reportedFailure: Verdict?
     @exclusivity(unchecked) var oracles = OracleSet()
-    @exclusivity(unchecked) var liveTasks: [Int: String] = [:]
-    @exclusivity(unchecked) var nextTaskNumber = 0
-    @exclusivity(unchecked) var taskLaneCounts: [String: Int] = [:]
-    /// The run's Swift tasks not yet seen finished (made when the first is tracked): what a hang names.
+    @exclusivity(unchecked) package var liveTasks: [Int: String] = [:]
+    @exclusivity(unchecked) package var nextTaskNumber = 0
+    @exclusivity(unchecked) package var taskLaneCounts: [String: Int] = [:]
     /// The run's lock order, set by its carriers when the run ends (`--preempt`).
-    var lockOrder: [LockOrderEdge] = []
-    @exclusivity(unchecked) var taskCensus: TaskCensus?
+    package var lockOrder: [LockOrderEdge] = []
     @exclusivity(unchecked) var finished = false
     /// Tasks waiting in `settle()` for the run to go quiet, first come first resumed.
-    @exclusivity(unchecked) var quietWaiters: [() -> Void] = []
-    /// GCD work of this run (made on the first dispatch call on the run's thread; `DispatchCapture`).
-    @exclusivity(unchecked) var dispatchCapture: DispatchCapture?
-    /// The run's run-loop timers and blocks (Foundation's `Timer`, `RunLoop.perform`), once it has any.
-    var runLoopCapture: RunLoopCapture?
+    @exclusivity(unchecked) package var quietWaiters: [() -> Void] = []
     /// Where the run's jobs run: this thread (`.off`, the default) or carriers that take turns, with
     /// lock operations as scheduling points under `.preemptLocks` (see `CarrierMode`). Set before `run()`.
     @exclusivity(unchecked) public var carrierMode: CarrierMode = .off
-    /// A step was picked since the carriers' last decision (its checks are due).
-    @exclusivity(unchecked) var carrierStepTaken = false
-    /// Per-job state of routers (the running task's name, …), saved when a carrier pauses mid-job.
-    @exclusivity(unchecked) var jobContexts: [any CarrierJobContext] = []
-    /// The carriers of this run while it runs on them (the park/unpark seam goes through it).
-    @exclusivity(unchecked) weak var carrierSet: CarrierSet?
-    /// The capture of this run's Swift concurrency, once an async body started (it lives in
-    /// `jobContexts` for the simulation's whole life, so it is referred to without counting).
-    @exclusivity(unchecked) unowned(unsafe) var asyncCapture: AsyncCapture?
-    /// Entries onto an idle actor deciding now, one inside the other (`ActorEntry`).
-    @exclusivity(unchecked) var actorEntryDepth = 0
-    /// The `sched.pick` event of the job whose next actor entry is no decision (0: none).
-    @exclusivity(unchecked) var entryWaivedInJob: EventID = 0
+    /// What this process adds to a run beyond the kernel (``RunHost``): SimCapture's host when it is
+    /// linked, read once when the simulation is made; nil in a process with the kernel alone.
+    package let host: (any RunHost)?
+    /// The host's own state for this run (the captures of its Swift concurrency, GCD, run loop,
+    /// carriers), made by the host on first use: the kernel keeps it without knowing its type.
+    @exclusivity(unchecked) package var hostState: AnyObject?
     /// A lane rule was declared (`rule(_:drainsBefore:)`): the ready list is rebuilt per step for good.
-    @exclusivity(unchecked) var hasLaneRules = false
+    @exclusivity(unchecked) package var hasLaneRules = false
 
     let kernelLane: Symbol
     let kindPick: Symbol
-    let kindAdvance: Symbol
+    package let kindAdvance: Symbol
     let kindOracleFail: Symbol
     let keyOrdinal: Symbol
     let keyTimer: Symbol
     let keyMessage: Symbol
-    let keyTo: Symbol
+    package let keyTo: Symbol
     /// The symbols shared cells record with, interned by the first cell (so that runs without cells
     /// keep their string tables as they were).
     @exclusivity(unchecked) var sharedSymbols: SharedSymbols?
@@ -139,6 +126,9 @@ public final class Simulation: @unchecked Sendable {
         self.sink = sink
         sinkDiscards = sink is NullSink
         self.limits = limits
+        let host = RunHosts.current
+        self.host = host
+        confinement = ThreadConfinement(host: host)
         let symbols = SymbolTable()
         symbols.onDefine = { [unowned sink] symbol, text in sink.define(symbol, text) }
         self.symbols = symbols
@@ -188,7 +178,7 @@ public final class Simulation: @unchecked Sendable {
     }
 
     /// The index of the lane named by `symbol`, if there is one.
-    func laneIndex(of symbol: Symbol) -> Int32? {
+    package func laneIndex(of symbol: Symbol) -> Int32? {
         let slot = Int(symbol.raw)
         guard slot < laneIndexBySymbol.count else { return nil }
         let index = laneIndexBySymbol[slot]
@@ -231,7 +221,7 @@ public final class Simulation: @unchecked Sendable {
     // MARK: Posting
 
     @inline(__always)
-    func nextOrdinal(lane: Int32, label: Symbol) -> UInt32 {
+    package func nextOrdinal(lane: Int32, label: Symbol) -> UInt32 {
         lanes[Int(lane)].ordinals.next(label)
     }
 

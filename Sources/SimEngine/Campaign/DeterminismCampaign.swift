@@ -2,14 +2,6 @@ import SimCore
 import SimTrace
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// "Is my scenario deterministic under load?" (`fuzz --check-determinism[=N]`): runs a campaign's
 /// checked seeds in two more processes (``ChildJob/digests(_:)``), compares each seed's event
 /// digest, and explains every difference with two saved traces and the first event where they part.

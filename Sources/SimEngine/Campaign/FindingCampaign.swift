@@ -1,13 +1,6 @@
+import SimCapture
 import SimCore
 import SimTrace
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// A campaign that ends in saved findings: runs the seeds (in worker processes when its
 /// ``Isolation`` has a launcher, else on threads here), then saves each distinct failure's trace (in

@@ -1,13 +1,5 @@
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Saves a finding's trace where the user asked, and — when that fails after the campaign or run
 /// has found something — in a fresh temporary directory instead, saying where: a failure to write
 /// never loses a finding nor hides "bug found" (exit 1) behind "cannot write" (exit 73).

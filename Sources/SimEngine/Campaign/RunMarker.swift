@@ -1,14 +1,6 @@
 import SimCore
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An in-order campaign (`inOrder` or `exhaustive` strategies: one strategy object learning or
 /// walking from run to run) cannot be split over worker processes, so it runs in one child, and a
 /// trap there ends that child only. These are the two pieces that turn such a trap into a finding:

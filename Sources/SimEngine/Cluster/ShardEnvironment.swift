@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `--shard auto`: the shard a batch engine gave this process, read from the variables it sets.
 ///
 /// Looked for in this order (the first one present decides; a malformed one is an error, never

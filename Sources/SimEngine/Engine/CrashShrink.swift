@@ -2,14 +2,6 @@ import SimCore
 import SimTrace
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Shrinks a crash trace: every candidate schedule runs in a child (``ChildJob/record(_:)``), where its trap
 /// ends only that child and the parent seals the candidate's trace up to it. A candidate keeps the
 /// recorded schedule's first K decisions (followed by job identity, as `fuzz --from --keep K` does)

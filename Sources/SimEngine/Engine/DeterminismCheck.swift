@@ -1,14 +1,6 @@
 import SimCore
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs a schedule again in a new process and compares the events: a model that reads the wall
 /// clock, or iterates a `Set` (whose order follows a per-process hash seed), records different events
 /// there. The only way to catch the second is a separate process.

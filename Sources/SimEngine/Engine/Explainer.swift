@@ -1,14 +1,6 @@
 import SimCore
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Finds the decision of a failing schedule after which its failure is certain.
 ///
 /// For every prefix length `i` (keep decisions `0..<i`, random after) the failure is re-fuzzed

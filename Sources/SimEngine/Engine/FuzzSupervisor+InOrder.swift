@@ -1,14 +1,6 @@
 import SimCore
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// An in-order campaign (one strategy object from run to run, which cannot be split over worker
 /// processes) runs in one child (``ChildJob/inOrderCampaign(_:)``), answered by one `campaign`
 /// record whose findings' tapes are traces the child wrote into `scratch`. When a run traps, the

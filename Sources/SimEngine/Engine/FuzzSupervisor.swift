@@ -1,13 +1,5 @@
 import SimCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs a fuzz campaign in child processes, so that a model that traps ends one child, not the
 /// campaign: independent seeds in worker processes (``ChildJob/work(_:)``), an in-order campaign in
 /// one child (`FuzzSupervisor+InOrder.swift`).

@@ -48,7 +48,7 @@ public struct RunPlan: Sendable {
     /// Plans runs (of `scenario` with `noise` noise lanes, on `carriers`) by running its `fifo`
     /// schedule once, **in this process**: the run length `pct` and `delay` spread their change points
     /// over, and the coverage goals. The fifo run is the user's code like any other and may trap:
-    /// where a child process exists, plan through ``Isolation/plan(_:in:)`` instead. The probe runs
+    /// where a child process exists, plan through `Isolation.plan(_:in:)` instead. The probe runs
     /// as the runs will run (under `--preempt` lock points are steps), so every process that plans
     /// the same descriptor plans the same runs.
     public static func probed(

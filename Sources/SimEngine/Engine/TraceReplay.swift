@@ -1,14 +1,6 @@
 import SimCore
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A replay to decide: a trace, and the variant and noise to replay it with (nil: the recording's).
 public struct ReplayRequest: Sendable, Equatable, Codable {
     /// The `.simtrace` file.
@@ -283,7 +275,7 @@ extension UnfollowedDecision {
 }
 
 extension TraceReplay {
-    /// Decides the replay where `isolation` runs the code: in a child process (``ChildJob/replay(_:)``)
+    /// Decides the replay where `isolation` runs the code: in a child process (`ChildJob.replay(_:)`)
     /// when there is a launcher, so that a model that traps ends the child, never this process;
     /// here otherwise, where a trace that records a crash is refused (its replay would trap this
     /// process: the one "needs a child" error).

@@ -1,14 +1,6 @@
 import SimCore
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The child side of simrun's child processes, owned by the engine: a child is this executable
 /// started as `<program> --simrun-child <kind>`, which `SimRun.main` hands to ``main(catalog:)``
 /// before it parses a command line. The child reads one ``ChildJob`` from stdin, says which plan it

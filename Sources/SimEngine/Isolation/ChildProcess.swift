@@ -1,16 +1,12 @@
 import CSimInterpose
+import SimCapture
 import SimCore
 import SimTrace
 import Synchronization
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-    import MachO  // _NSGetExecutablePath
+#if canImport(Darwin)
+    import MachO  // _NSGetExecutablePath (the C library itself: LibC.swift)
 #endif
 
 /// A child process: this very executable (a user's own binary built on `SimRun.main(scenarios:)`

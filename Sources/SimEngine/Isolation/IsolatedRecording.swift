@@ -1,14 +1,6 @@
 import SimCore
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Records one run in a child process (``ChildJob/record(_:)``) and keeps its trace whatever
 /// happens: complete when the run ends, sealed with a `crashed` verdict up to the last event when
 /// the model traps.

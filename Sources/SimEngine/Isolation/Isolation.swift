@@ -1,3 +1,4 @@
+import SimCapture
 import SimCore
 
 /// Asked between runs and while a child process works: once it says so, work stops early and

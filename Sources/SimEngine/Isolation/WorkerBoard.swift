@@ -2,14 +2,6 @@ import SimCore
 import Synchronization
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Control words shared by `simrun fuzz` and its worker processes through one mapped file: the stop
 /// line, the interrupt flag, and per worker the run in flight, the runs done, the goals reached, the
 /// failures counted and a small table of the distinct failures seen.

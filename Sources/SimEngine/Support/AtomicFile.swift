@@ -1,14 +1,6 @@
 import SimTrace
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Whole small files (result documents, copied traces) written under a temporary name and renamed
 /// when complete, so a reader — `simrun merge`, a shared volume's other pods — never sees half a
 /// file under its final name; read back with a size bound.

@@ -1,13 +1,5 @@
 import CSimInterpose
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Which build of the program is running, as a trace header records it (`TraceHeader.build`).
 ///
 /// A label the user gives (`--build-label`, carried to simrun's child processes in

@@ -1,14 +1,6 @@
 import SimTrace
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What `errno` `code` means, in words (`No such file or directory`), for one-line messages.
 package func systemMessage(_ code: Int32) -> String {
     Errno(rawValue: code).description

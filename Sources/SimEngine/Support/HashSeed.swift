@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Swift's hash seed, pinned (issue #41): a `Set` or `Dictionary` iterates in an order that follows a
 /// seed the runtime draws once per process, so code that keeps waiters in a `Set` runs differently in
 /// every process, and a finding recorded in one would not replay in another. The runtime reads

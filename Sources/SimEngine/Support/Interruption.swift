@@ -2,14 +2,6 @@ import CSimInterpose
 import SimTrace
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Ctrl-C, SIGTERM and SIGHUP (a closed terminal). Every command of the `simrun` executable honours
 /// them within a moment, with exit 130 and nothing half-written nor left behind:
 ///

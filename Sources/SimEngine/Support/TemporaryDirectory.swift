@@ -1,14 +1,6 @@
 import SimTrace
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `$TMPDIR` (or `/tmp`), where simrun keeps the traces it writes only to read back (probes,
 /// determinism checks, crash candidates) and its scratch directories (benchmarks, in-order
 /// campaigns, spooled inputs).

@@ -1,15 +1,8 @@
 import ArgumentParser
+import SimBench
 import SimCore
 import SimEngine
 import SimTrace
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 struct BenchCommand: CatalogCommand {
     static let configuration = CommandConfiguration(

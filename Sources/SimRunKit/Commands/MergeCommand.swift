@@ -2,14 +2,6 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `simrun merge RESULT…`: the result files of a sharded campaign (`fuzz --result`) merged into the
 /// verdict one machine would have printed over all the seeds, with the winning traces copied into
 /// one directory. A lost, doubled or interrupted shard is reported, never merged into a pass.

@@ -1,14 +1,6 @@
 import SimCore
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension RunCommand {
     /// Records the seed in two separate processes and compares them: `Set` order is stable within a
     /// process (one hash seed) but not across processes, so only this catches it.

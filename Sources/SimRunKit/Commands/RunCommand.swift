@@ -2,14 +2,6 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 struct RunCommand: CatalogCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Run one schedule of a scenario.",

@@ -2,14 +2,6 @@ import ArgumentParser
 import SimCore
 import SimEngine
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One schedule of `simrun run`, from the options the parent parsed (``Request``): run and printed
 /// by the child (`RerunCommand`), or by the command itself when there is no child; a run whose child
 /// trapped is recorded again and reported by the parent (`reportCrash`).

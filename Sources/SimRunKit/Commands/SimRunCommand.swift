@@ -1,15 +1,8 @@
 import ArgumentParser
 import SimBenchmarks
+import SimCapture
 import SimCore
 import SimEngine
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The root of the command tree.
 struct SimRunCommand: ParsableCommand {

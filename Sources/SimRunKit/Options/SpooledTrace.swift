@@ -1,14 +1,6 @@
 import SimEngine
 import SimTrace
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A command whose trace argument must be a file it can read more than once (`replay` reads the
 /// last frame, then the whole file, and a crashed run is replayed in a child process; `explain`
 /// reads it again for the timeline). A pipe, FIFO or `/dev/stdin` is read whole into a temporary

@@ -3,14 +3,6 @@ import SimTrace
 import SystemPackage
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Results go to stdout, progress and errors to stderr.
 ///
 /// What reaches stdout depends on the command's output style: every line (`human`), only the verdict

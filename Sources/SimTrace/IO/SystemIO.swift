@@ -1,13 +1,5 @@
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The one place simrun's own files, pipes and children meet the system calls: every read, write,
 /// open, sync and rename of traces, results, requests and child output goes through here, and an
 /// interrupted call (EINTR: a signal arrived, Ctrl-C or a child ending) is retried here and nowhere

@@ -1,14 +1,6 @@
 import SystemPackage
 import CZstd
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Decodes a zstd stream one whole frame at a time, from a file read in 64 KiB chunks or from memory.
 ///
 /// A frame is handed out only once zstd reports it complete, which includes its checksum, so the

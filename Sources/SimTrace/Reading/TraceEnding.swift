@@ -1,14 +1,6 @@
 import CZstd
 import SimCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// How a trace file ends, learned from its last frame alone (nothing before it is decoded).
 ///
 /// A run that crashed is sealed by `TraceSealer` with its footer in a frame of its own, so a caller

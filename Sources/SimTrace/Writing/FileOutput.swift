@@ -1,13 +1,5 @@
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writes an output file the way `OutputTarget` says: a regular file through a temporary name
 /// beside it, synced and renamed into place when complete (a reader never sees half a file under the
 /// final name); a device, FIFO, socket or open descriptor written to directly, never replaced.

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What an output path names, and so how simrun writes it.
 ///
 /// A regular file (or a name not yet taken) is *replaced*: written under a temporary name beside it,

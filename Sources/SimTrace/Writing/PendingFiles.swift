@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The temporary files this process is writing (a trace or result before its rename), so that a
 /// signal handler ending the process can remove them: an interrupted command leaves nothing
 /// half-written behind. Lock-free, since a handler may run while a slot is being changed; the

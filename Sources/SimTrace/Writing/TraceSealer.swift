@@ -1,14 +1,6 @@
 import SystemPackage
 import SimCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Finishes a trace whose recording process died (a trap): its complete frames are kept, whatever
 /// follows them is cut off, and a footer with the given verdict is appended before the file is
 /// renamed into place. The result reads as a complete trace of the run up to the crash.

@@ -2,6 +2,7 @@
 // keystroke starts a search `Task {}`, the bug fixed the two ways people fix it. `staleSearch` has
 // the three as variants of one build; `searchScenario(_:)` is the screen as one commit builds it,
 // for the executables beside this library (ledger-recorded, ledger-fixed, …).
+import SimCapture
 import SimCore
 
 /// How the screen deals with an older search that answers after a newer one.
