@@ -106,6 +106,29 @@ func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all)
         #expect(!live.contains { $0.contains(" ? ") || $0.hasSuffix(" ?") }, "\(output)")
     }
 
+    /// A run that ends before its recording: the context shows the last matched events, then the
+    /// recorded event the run never reached (the generated mutant G0623 showed the first ones).
+    @Test func aRunShorterThanItsRecordingShowsTheEventsJustBeforeTheDifference() throws {
+        let directory = try makeTemporaryDirectory()
+        let path = directory.appendingPathComponent("longer.simtrace").path
+        var changed = CounterRace.scenario
+        let original = changed.setUp
+        changed.setUp = { simulation, variant in
+            original(simulation, variant)
+            simulation.post(on: "worker.c", "audit") { simulation.emit("audit.note", "extra") }
+        }
+        let recordedRun = simrun(
+            ["run", "counter-race", "--variant", "fixed", "--seed", "1", "--strategy", "fifo", "--out", path],
+            scenarios: [changed])
+        #expect(recordedRun.0 == 0, "\(recordedRun.1)")
+        let (status, output) = simrun(["replay", path])
+        #expect(status == 1 && output.contains("the recording continues after the run ended"), "\(output)")
+        let recorded = output.split(separator: "\n").drop { !$0.contains("recorded:") }.dropFirst()
+            .prefix { !$0.contains("replayed:") }
+        #expect(recorded.last?.contains("worker.c sched.pick audit") == true, "\(output)")
+        #expect(recorded.dropLast().last?.contains("worker.b counter.write worker.b value=2") == true, "\(output)")
+    }
+
     @Test func showMarksDeviationsAndTheOracleFailure() throws {
         let directory = try makeTemporaryDirectory()
         let (status, output) = simrun([
