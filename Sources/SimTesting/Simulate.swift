@@ -170,19 +170,8 @@ private final class Rendezvous: Sendable {
 /// Runs `body` on a new thread and waits for it (no task: a run binds that thread to its simulation).
 func onJoinedThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
     let result = ResultSlot<T>()
-    let context = Unmanaged.passRetained(ThreadWork { result.value.withLock { $0 = body() } }).toOpaque()
-    #if canImport(Darwin)
-        var thread: pthread_t?
-    #else
-        var thread = pthread_t()
-    #endif
-    let status = pthread_create(&thread, nil, threadMain, context)
-    precondition(status == 0, "cannot start a thread for the exploration: \(status)")
-    #if canImport(Darwin)
-        pthread_join(thread!, nil)
-    #else
-        pthread_join(thread, nil)
-    #endif
+    let joined = PlainThread.join { result.value.withLock { $0 = body() } }
+    precondition(joined, "cannot start a thread for the exploration")
     return result.value.withLock { $0! }
 }
 
@@ -192,33 +181,5 @@ private final class ResultSlot<T: Sendable>: Sendable {
 
 /// Starts `body` on a new detached thread.
 private func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
-    let context = Unmanaged.passRetained(ThreadWork(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    #if canImport(Darwin)
-        var thread: pthread_t?
-    #else
-        var thread = pthread_t()
-    #endif
-    let status = pthread_create(&thread, &attributes, threadMain, context)
-    precondition(status == 0, "cannot start a thread for the simulation: \(status)")
-}
-
-#if canImport(Darwin)
-    private func threadMain(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        Unmanaged<ThreadWork>.fromOpaque(raw).takeRetainedValue().body()
-        return nil
-    }
-#else
-    private func threadMain(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        Unmanaged<ThreadWork>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }
-#endif
-
-private final class ThreadWork: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    precondition(PlainThread.detach(body), "cannot start a thread for the simulation")
 }

@@ -157,7 +157,7 @@ package enum Interruption {
         guard pipe(&fds) == 0 else { return }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let reader = fds[0]
-        let started = startThread {
+        let started = PlainThread.detach {
             var byte: UInt8 = 0
             while read(reader, &byte, 1) != 1 {
                 if errno != EINTR { return }
@@ -221,41 +221,4 @@ package enum Interruption {
             next += written
         }
     }
-}
-
-/// Starts `body` on a new detached thread; false when no thread could be started.
-private func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    #if canImport(Darwin)
-        var thread: pthread_t?
-    #else
-        var thread = pthread_t()
-    #endif
-    guard pthread_create(&thread, &attributes, threadEntry, context) == 0 else {
-        Unmanaged<ThreadBody>.fromOpaque(context).release()
-        return false
-    }
-    return true
-}
-
-#if canImport(Darwin)
-    private func threadEntry(_ raw: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
-        return nil
-    }
-#else
-    private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        guard let raw else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
-        return nil
-    }
-#endif
-
-private final class ThreadBody: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
 }
