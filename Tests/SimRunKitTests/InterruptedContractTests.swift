@@ -60,19 +60,7 @@ import Testing
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        #if os(Linux)
-            let wanted: UInt64 = (1 << UInt64(SIGINT - 1)) | (1 << UInt64(SIGTERM - 1))
-            while process.isRunning {
-                let status =
-                    (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-                let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
-                    .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
-                if let caught, caught & wanted == wanted { break }
-                usleep(500)
-            }
-        #else
-            Thread.sleep(forTimeInterval: 0.5)
-        #endif
+        if !SimrunProcess.waitUntilHandlingSignals(process) { Thread.sleep(forTimeInterval: 0.5) }
         return Started(process: process, out: out, err: err)
     }
 

@@ -54,17 +54,7 @@ import Testing
             if chunk.isEmpty { throw CocoaError(.fileReadUnknown) }
             seen += chunk
         }
-        #if os(Linux)
-            let wanted: UInt64 = (1 << UInt64(SIGINT - 1)) | (1 << UInt64(SIGTERM - 1))
-            while process.isRunning {
-                let status =
-                    (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-                let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
-                    .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
-                if let caught, caught & wanted == wanted { return }
-                usleep(1_000)
-            }
-        #endif
+        SimrunProcess.waitUntilHandlingSignals(process, poll: 1_000)
     }
 
     /// Every other long command ends at the first signal with 130 (SIGTERM too, not 143), says it was

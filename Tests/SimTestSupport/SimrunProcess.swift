@@ -101,3 +101,27 @@ final class LockedData: @unchecked Sendable {
         return data
     }
 }
+
+extension SimrunProcess {
+    /// Waits until `process` handles SIGINT and SIGTERM itself (its /proc status lists both as
+    /// caught), or has ended; true when that could be seen (Linux), false elsewhere, where the caller
+    /// waits its own way.
+    @discardableResult
+    public static func waitUntilHandlingSignals(_ process: Process, poll microseconds: UInt32 = 500) -> Bool {
+        #if os(Linux)
+            let wanted: UInt64 = (1 << UInt64(SIGINT - 1)) | (1 << UInt64(SIGTERM - 1))
+            while process.isRunning {
+                let status =
+                    (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+                let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+                    .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
+                if let caught, caught & wanted == wanted { return true }
+                usleep(microseconds)
+            }
+            return true
+        #else
+            return false
+        #endif
+    }
+}
+
