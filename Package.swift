@@ -109,7 +109,7 @@ let package = Package(
 
         .target(name: "SimTestSupport", dependencies: ["SimCore"], path: "Tests/SimTestSupport"),
         // Test-only: one user's code at four commits, each its own executable (its own build id),
-        // for replaying a trace on another build and bisecting (OtherBuildReplayTests, BisectRunTests);
+        // for replaying a trace on another build and bisecting (OtherBuildReplayTests, ReplayCommandTests);
         // the library also holds a user's search screen with its fixes (FixCheckTests).
         .target(name: "LedgerFixture", dependencies: ["SimCapture", "SimCore"], path: "Tests/BuildFixtures/Ledger"),
         .executableTarget(
@@ -151,7 +151,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SimEngineTests",
-            dependencies: ["SimEngine", "SimScenarios", "SimCapture", "SimCore", "SimTrace", "SimTestSupport"]
+            dependencies: [
+                "SimEngine", "SimScenarios", "SimCapture", "SimCore", "SimTrace", "SimTestSupport",
+                // A user's code at four commits (FixCheckTests, OtherBuildReplayTests): the scenarios in
+                // process, and the builds that trap launched as the replay's child processes.
+                "LedgerFixture", "ledger-recorded", "ledger-asserting",
+            ]
         ),
         .testTarget(
             name: "SimRunKitTests",

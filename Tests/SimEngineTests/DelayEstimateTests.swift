@@ -2,6 +2,7 @@ import SimCore
 import SimEngine
 import Testing
 
+/// `RunPlan`'s fifo probe sets the `delay` strategy's horizons: some seeds reach past the probe's length.
 @Suite struct DelayEstimateTests {
     /// A fault fifo never injects doubles the run: a retry of ten more jobs.
     private static let retrying = Scenario(name: "retrying", summary: "", variants: [.init("buggy", "")]) { sim, _ in

@@ -1,18 +1,17 @@
 import Foundation
 import SimCore
-import SimEngine
-import SimRunKit
 import SimTestSupport
 import Testing
 
+@testable import SimEngine
 @testable import SimTrace
 
-/// What `replay`, `run` and `fuzz` answer, pinned where a wrong answer would look like a pass: a
-/// departure followed without the job it overtook, a trace that no longer re-runs on its own
-/// variant, a footer whose digest lies, a tape that names one of two jobs of the same label, a
-/// trace that is a prefix of another, and a run that ends with work still pending. Each test checks
-/// the exit code and the `--json` verdict a user or a script reads, not the code paths beneath.
-@Suite struct ReplayVerdictTests {
+/// What `TraceReplay` decides, pinned where a wrong answer would look like a pass: a departure
+/// followed without the job it overtook, a trace that no longer re-runs on its own variant, a footer
+/// whose digest lies, a tape that names one of two jobs of the same label, a trace that is a prefix
+/// of another, and a run that ends with work still pending. Each test checks the typed verdict the
+/// CLI, `--json` and SimTesting present (ReplayCommandTests keeps what the command prints).
+@Suite struct TraceReplayTests {
     /// Lane `a` posts `a.write`, lane `b` posts `b.read`, after `c.first` on lane c. `recorded` fails
     /// when the read runs before the write. `fixed` keeps the jobs and the race but not the bug. In
     /// `later`, c.first posts the write when it runs: the read is ready before the write exists and
@@ -33,29 +32,9 @@ import Testing
         sim.always("read-after-write") { readEarly.value ? "the read ran before the write" : nil }
     }
 
-    /// `simrun <arguments>` in this process with `scenarios`: exit status, stdout lines (the JSON
-    /// document when `--json` was given) and every line.
-    static func simrun(_ arguments: [String], _ scenarios: [Scenario]) -> (status: Int32, out: [String], all: String) {
-        let console = Console(capturing: true)
-        let status = SimRun.run(arguments: arguments, scenarios: scenarios, console: console)
-        return (
-            status, console.capturedLines.filter { !$0.hasPrefix("err: ") },
-            console.capturedLines.joined(separator: "\n")
-        )
-    }
-
-    /// The `--json` document of a command.
-    static func json(_ arguments: [String], _ scenarios: [Scenario]) throws -> (Int32, [String: Any]) {
-        let (status, out, all) = simrun(arguments + ["--json"], scenarios)
-        let line = try #require(out.first { $0.hasPrefix("{") }, "no JSON document: \(all)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect((object["exitCode"] as? NSNumber)?.int32Value == status)
-        return (status, object)
-    }
-
     /// A failing trace of `partner`/recorded: c.first by fifo, then b.read ahead of a.write.
-    static func partnerTrace(_ directory: URL, name: String = "partner.simtrace") throws -> String {
-        let path = directory.appendingPathComponent(name).path
+    static func partnerTrace(_ directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("partner.simtrace").path
         let plan = RunPlan.probed(scenario: partner, variant: "recorded", strategy: StrategySpec(kind: .random))
         let result = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [0, 1]), strategyName: "random", to: path)
@@ -63,27 +42,36 @@ import Testing
         return path
     }
 
+    static func decide(_ trace: String, variant: String? = nil, _ scenarios: [Scenario]) throws -> ReplayReport {
+        try TraceReplay.decide(ReplayRequest(trace: trace, variant: variant), catalog: ScenarioCatalog(scenarios))
+    }
+
     // MARK: A departure is followed only where the job it overtook is next
 
     @Test func aRaceFollowedOnTheFixIsAConclusivePass() throws {
-        let trace = try Self.partnerTrace(try makeTemporaryDirectory("partner"))
-        let (status, document) = try Self.json(["replay", trace, "--variant", "fixed"], [Self.partner])
-        #expect(status == ExitStatus.ok, "\(document)")
-        #expect(document["verdict"] as? String == "pass")
-        #expect((document["followed"] as? String)?.hasPrefix("followed 2 of 2 decisions (all 1 non-fifo)") == true)
+        let directory = try makeTemporaryDirectory("partner")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try Self.decide(try Self.partnerTrace(directory), variant: "fixed", [Self.partner])
+        #expect(report.verdict == .pass(raceRemoved: nil), "\(report.verdict)")
+        #expect(report.onOtherVariant && report.outcome == .pass)
+        #expect(report.tally.decisions == 2 && report.tally.followed == 2, "\(report.tally.line)")
+        #expect(report.tally.deviations == 1 && report.tally.followedDeviations == 1, "\(report.tally.line)")
     }
 
     @Test func aDepartureReadyBeforeItsPartnerExistsIsNotFollowedSoThePassIsInconclusive() throws {
         // On `later` the read could run first only by overtaking c.first, which it never did in the
         // recording: the recorded race never happens, so the passing run tested nothing.
-        let trace = try Self.partnerTrace(try makeTemporaryDirectory("partner"))
-        let (status, document) = try Self.json(["replay", trace, "--variant", "later"], [Self.partner])
-        #expect(status == ExitStatus.inconclusive, "\(document)")
-        #expect(document["verdict"] as? String == "inconclusive")
-        #expect((document["followed"] as? String)?.contains("(0 of 1 non-fifo)") == true, "\(document)")
-        let human = Self.simrun(["replay", trace, "--variant", "later"], [Self.partner])
-        #expect(human.status == ExitStatus.inconclusive)
-        #expect(human.all.contains("b/b.read#1 before a/a.write#1"), "\(human.all)")
+        let directory = try makeTemporaryDirectory("partner")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = try Self.decide(try Self.partnerTrace(directory), variant: "later", [Self.partner])
+        guard case .inconclusive(.unfollowed(let decisions)) = report.verdict else {
+            Issue.record("not inconclusive for an unfollowed decision: \(report.verdict)")
+            return
+        }
+        #expect(decisions.map(\.summary) == ["b/b.read#1 before a/a.write#1"], "\(decisions)")
+        #expect(decisions.map(\.number) == [2])
+        #expect(report.tally.deviations == 1 && report.tally.followedDeviations == 0, "\(report.tally.line)")
+        #expect(report.outcome == .pass, "the run passed, off the recorded schedule")
     }
 
     // MARK: A schedule that does not re-run on its own variant cannot be followed by identity
@@ -109,6 +97,7 @@ import Testing
 
     @Test func aTraceWhoseTapeIsLongerThanItsOwnVariantsRunIsInconclusiveOnTheFix() throws {
         let directory = try makeTemporaryDirectory("trailing")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("older.simtrace").path
         let older = Self.trailingChoice(older: true)
         let plan = RunPlan.probed(scenario: older, variant: "buggy", strategy: StrategySpec(kind: .random))
@@ -116,17 +105,19 @@ import Testing
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [1]), strategyName: "random", to: path)
         #expect(recorded.verdict.isFailure && recorded.tape.count == 2, "a pick and the data decision")
         // With the code that recorded it, the fix is tested on the recorded race.
-        let (same, _) = try Self.json(["replay", path, "--variant", "fixed"], [older])
-        #expect(same == ExitStatus.ok)
+        #expect(try Self.decide(path, variant: "fixed", [older]).verdict == .pass(raceRemoved: nil))
         // The current code re-runs the same events (the digest matches) but uses one decision fewer:
         // the schedule is not the one recorded, so a pass on the fix says nothing.
         let current = Self.trailingChoice(older: false)
         #expect(
             current.run(variant: "buggy", seed: 0, strategy: ReplayStrategy(tape: recorded.tape)).digest
                 == recorded.digest)
-        let (status, document) = try Self.json(["replay", path, "--variant", "fixed"], [current])
-        #expect(status == ExitStatus.inconclusive, "\(document)")
-        #expect(document["verdict"] as? String == "inconclusive")
+        let report = try Self.decide(path, variant: "fixed", [current])
+        guard case .inconclusive(.scheduleProblem(let problem)) = report.verdict else {
+            Issue.record("not inconclusive for the schedule: \(report.verdict)")
+            return
+        }
+        #expect(problem.contains("does not re-run on its own variant buggy"), "\(problem)")
     }
 
     // MARK: A footer whose digest lies is not "identical"
@@ -142,6 +133,7 @@ import Testing
 
     @Test func aTraceWhoseFooterDigestDiffersFromItsEventsDoesNotReplayIdentically() throws {
         let directory = try makeTemporaryDirectory("lying-footer")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let plan = RunPlan.probed(scenario: Self.partner, variant: "recorded", strategy: StrategySpec(kind: .random))
         let header = TraceHeader(
             toolVersion: "test", scenario: "race-partner", variant: "recorded", seed: 0, strategy: "random",
@@ -156,11 +148,13 @@ import Testing
         let path = directory.appendingPathComponent("lie.simtrace")
         try Data(output.bytes).write(to: path)
         // Every event matches, the verdict matches: only the recorded digest differs.
-        let replay = Self.simrun(["replay", path.path], [Self.partner])
-        #expect(replay.status != ExitStatus.ok, "\(replay.all)")
-        #expect(!replay.all.contains("identical"), "\(replay.all)")
-        let (status, document) = try Self.json(["replay", path.path], [Self.partner])
-        #expect(status != ExitStatus.ok && document["verdict"] as? String != "identical", "\(document)")
+        let report = try Self.decide(path.path, [Self.partner])
+        guard case .diverged(_, let lines) = report.verdict else {
+            Issue.record("a lying footer replayed as \(report.verdict)")
+            return
+        }
+        #expect(lines.first?.hasPrefix("digest differs: recorded ") == true, "\(lines)")
+        #expect(report.outcome == result.verdict)
     }
 
     // MARK: A tape names a job by ordinal
@@ -175,20 +169,22 @@ import Testing
     @Test(arguments: [UInt32(0), 1])
     func aTraceTakingEitherOfTwoJobsOfOneLabelReplaysIdentically(_ choice: UInt32) throws {
         let directory = try makeTemporaryDirectory("ticks")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("ticks-\(choice).simtrace").path
         let plan = RunPlan.probed(scenario: Self.ticks, variant: "buggy", strategy: StrategySpec(kind: .random))
         let recorded = try Recorder.record(
             plan: plan, seed: 0, strategy: GuidedStrategy(choices: [choice]), strategyName: "random", to: path)
         #expect(recorded.tape.count == 1)
-        let (status, document) = try Self.json(["replay", path], [Self.ticks])
-        #expect(status == ExitStatus.ok, "\(document)")
-        #expect(document["verdict"] as? String == "identical")
+        let report = try Self.decide(path, [Self.ticks])
+        #expect(report.verdict == .identical, "\(report.verdict)")
+        #expect(report.digest == recorded.digest && report.eventsCompared == UInt64(recorded.eventCount))
     }
 
     // MARK: A trace that is a prefix of another is not the same trace
 
     @Test func aTraceThatStopsEarlyDiffersFromTheFullOne() throws {
         let directory = try makeTemporaryDirectory("prefix")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let scenario = Scenario(
             name: "steps", summary: "", variants: [.init("short", "two jobs"), .init("long", "three jobs")]
         ) { sim, variant in
@@ -224,46 +220,40 @@ import Testing
         sim.pendingWork("effects") { finished.value ? nil : "1 effect still running: fetch" }
     }
 
-    @Test func aPendingVerdictExitsOneFromRunAndSaysWhatIsPending() throws {
+    @Test func aPendingVerdictIsAFailureThatSaysWhatIsPending() throws {
+        let plan = RunPlan.probed(scenario: Self.pending, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let result = plan.run(seed: 0, strategy: plan.makeStrategy())
+        guard case .pending(let message) = result.verdict else {
+            Issue.record("not pending: \(result.verdict)")
+            return
+        }
+        #expect(result.verdict.isFailure && result.verdict.oracle == "pending-work")
+        // As `run` and `fuzz` print it: the oracle, then what is pending.
+        #expect("\(result.verdict)".hasPrefix("pending-work: "), "\(result.verdict)")
+        #expect(message.contains("effects: 1 effect still running: fetch"), "what is pending: \(message)")
+        // Recorded, the trace's footer keeps the verdict, and a replay reproduces it.
         let directory = try makeTemporaryDirectory("pending-run")
-        let arguments = [
-            "run", "pending-effect", "--seed", "0", "--out", directory.appendingPathComponent("p.simtrace").path,
-        ]
-        let human = Self.simrun(arguments, [Self.pending])
-        #expect(human.status == ExitStatus.failure, "\(human.all)")
-        #expect(human.all.contains("FAIL"), "\(human.all)")
-        #expect(human.all.contains("pending-work: "), "\(human.all)")
-        #expect(human.all.contains("effects: 1 effect still running: fetch"), "what is pending: \(human.all)")
-        let (status, document) = try Self.json(
-            ["run", "pending-effect", "--seed", "0", "--out", directory.appendingPathComponent("q.simtrace").path],
-            [Self.pending])
-        #expect(status == ExitStatus.failure)
-        #expect(document["verdict"] as? String == "fail")
-        let outcome = try #require(document["outcome"] as? [String: Any])
-        #expect(outcome["verdict"] as? String == "pending", "\(outcome)")
-        #expect((outcome["message"] as? String)?.contains("effects: 1 effect still running: fetch") == true)
-        let findings = try #require(document["findings"] as? [[String: Any]])
-        #expect(findings.count == 1 && findings.first?["oracle"] as? String == "pending-work", "\(findings)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("p.simtrace").path
+        _ = try Recorder.record(plan: plan, seed: 0, strategy: plan.makeStrategy(), strategyName: "random", to: path)
+        #expect(try TraceInput(path: path).footer?.verdict == result.verdict)
+        let report = try Self.decide(path, [Self.pending])
+        #expect(report.verdict == .identical && report.outcome == result.verdict, "\(report.verdict)")
     }
 
-    @Test func aPendingVerdictIsAFindingOfFuzz() throws {
+    @Test func aPendingVerdictIsAFindingOfACampaign() throws {
         let directory = try makeTemporaryDirectory("pending-fuzz")
-        let out = directory.appendingPathComponent("found").path
-        let human = Self.simrun(
-            ["fuzz", "pending-effect", "--seeds", "0..<3", "--jobs", "1", "--no-shrink", "--out", out], [Self.pending])
-        #expect(human.status == ExitStatus.failure, "\(human.all)")
-        #expect(human.all.contains("FAIL at seed 0: pending-work: "), "\(human.all)")
-        #expect(human.all.contains("effects: 1 effect still running: fetch"), "what is pending: \(human.all)")
-        let (status, document) = try Self.json(
-            ["fuzz", "pending-effect", "--seeds", "0..<3", "--jobs", "1", "--no-shrink", "--out", out + "-json"],
-            [Self.pending])
-        #expect(status == ExitStatus.failure)
-        #expect(document["verdict"] as? String == "fail")
-        let findings = try #require(document["findings"] as? [[String: Any]])
-        #expect(findings.count == 1, "\(findings)")
-        #expect((findings.first?["signature"] as? String)?.hasPrefix("pending-work") == true, "\(findings)")
-        #expect((findings.first?["seed"] as? NSNumber)?.uint64Value == 0)
-        #expect((findings.first?["oracle"] as? String) == "pending-work")
-        #expect((findings.first?["message"] as? String)?.contains("effects: 1 effect still running: fetch") == true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = RunPlan.probed(scenario: Self.pending, variant: "buggy", strategy: .campaignDefault)
+        let result = try FindingCampaign(
+            plan: plan, configuration: Fuzzer.Configuration(seeds: 0..<3, jobs: 1),
+            options: .init(directory: directory.path, shrink: false, isolation: .inProcess)
+        ).run()
+        #expect(result.findings.count == 1, "\(result.findings.map(\.foundVerdict))")
+        let finding = try #require(result.findings.first)
+        #expect(finding.kind == .failure && finding.seed == 0)
+        #expect(finding.foundVerdict.oracle == "pending-work")
+        #expect(FailureSignature(finding.foundVerdict).description.hasPrefix("pending-work"))
+        #expect(finding.foundVerdict.message.contains("effects: 1 effect still running: fetch"))
     }
 }

@@ -1,17 +1,16 @@
 import Foundation
 import SimCore
-import SimEngine
 import SimTestSupport
 import SimTrace
 import Testing
 
-@testable import SimRunKit
+@testable import SimEngine
 
-/// `replay` follows the schedule and compares the events from one pass over the file: the
+/// `TraceReplayer.replayComparing` (what `replay` runs on the recorded variant) follows the schedule and compares the events from one pass over the file: the
 /// strategy's side buffers the events it reads past, the sink's side the decisions; past the bound
 /// the schedule is read in a second pass. A faithful replay reads in lockstep (nothing buffered,
 /// however long the stretches between decisions); whatever the path, the outcome is the two-pass one.
-@Suite struct OnePassReplayTests {
+@Suite struct TraceReplayerTests {
     /// Long stretches without a decision: `lead` jobs of `burst` events on lane a alone, then two
     /// lanes of `jobs` jobs each (a pick per step; every 7th job four `choose`s in a row, then an
     /// event). Against `default`: `drifts` changes one field of lane b's 40th job, `shorter` makes
@@ -214,7 +213,7 @@ import Testing
         // Flip a byte near the end (inside an earlier frame than the last): a checksum error there.
         bytes[bytes.count * 9 / 10] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(throws: CommandFailure.self) { try Self.replay(path, variant: "drifts") }
-        #expect(throws: CommandFailure.self) { try Self.replay(path) }
+        #expect(throws: SimEngineError.self) { try Self.replay(path, variant: "drifts") }
+        #expect(throws: SimEngineError.self) { try Self.replay(path) }
     }
 }

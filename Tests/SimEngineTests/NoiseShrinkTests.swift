@@ -1,14 +1,14 @@
 import Foundation
 import SimCore
-import SimEngine
-import SimRunKit
 import SimScenarios
 import SimTestSupport
 import Testing
 
+@testable import SimEngine
+
 /// Shrinking and replay by identity hold up against irrelevant work: with three noise lanes the
 /// shrinker reaches the same number of departures from fifo as without, and the shrunk trace's
-/// races all happen on the fixed variant.
+/// races all happen on the fixed variant; a campaign with noise records it and shrinks past it.
 @Suite struct NoiseShrinkTests {
     private struct Shrunk {
         var plan: RunPlan
@@ -19,7 +19,8 @@ import Testing
     /// The first failing `pct` seed of `buggy` with `noise` lanes, shrunk.
     private func shrunk(_ name: String, noise: Int) throws -> Shrunk {
         let scenario = try ScenarioCatalog(BuiltinScenarios.all).scenario(named: name)
-        let plan = RunPlan.probed(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .pct), noise: noise)
+        let plan = RunPlan.probed(
+            scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .pct), noise: noise)
         let strategy = plan.makeStrategy()
         let failing = (UInt64(0)..<3_000).lazy.map { ($0, plan.run(seed: $0, strategy: strategy)) }
             .first { $0.1.verdict.isFailure }
@@ -54,21 +55,31 @@ import Testing
         #expect(outcome.result.verdict == .pass, "\(name) on fixed: \(outcome.result.verdict)")
     }
 
-    @Test func fuzzWithNoiseRecordsItAndShrinksPastIt() throws {
+    @Test func aCampaignWithNoiseRecordsItAndShrinksPastIt() throws {
         let directory = try makeTemporaryDirectory("noise-fuzz")
-        let (status, output) = simrun([
-            "fuzz", "lost-input-navigation", "--noise", "3", "--seeds", "0..<300", "--jobs", "1", "--no-show",
-            "--out", directory.path,
-        ])
-        #expect(status == 1, "\(output)")
-        #expect(output.contains("non-fifo"), "\(output)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = RunPlan.probed(
+            scenario: LostInputNavigation.scenario, variant: "buggy", strategy: .campaignDefault, noise: 3)
+        let result = try FindingCampaign(
+            plan: plan, configuration: Fuzzer.Configuration(seeds: 0..<300, jobs: 1),
+            options: .init(directory: directory.path, shrink: true, isolation: .inProcess)
+        ).run()
+        let finding = try #require(result.findings.first, "no failure of lost-input-navigation with noise 3")
+        guard case .shrunk(let report) = finding.shrink else {
+            Issue.record("not shrunk: \(String(describing: finding.shrink))")
+            return
+        }
+        // The shrunk trace keeps the two races of the noiseless minimum.
+        #expect(report.after.nonFifo == 2, "\(report.line)")
+        let trace = try #require(finding.path)
+        #expect(trace.hasSuffix("/lost-input-navigation-buggy-typed-text-kept.simtrace"), "\(trace)")
+        #expect(try TraceInput(path: trace).header.options.contains { $0.key == "noise" && $0.value == "3" })
+        let fixed = try TraceReplay.decide(
+            ReplayRequest(trace: trace, variant: "fixed"), catalog: ScenarioCatalog(BuiltinScenarios.all))
+        #expect(fixed.verdict == .pass(raceRemoved: nil), "\(fixed.verdict)")
         #expect(
-            output.range(of: #"non-fifo decisions [0-9]+ → 2 "#, options: .regularExpression) != nil,
-            "the shrunk trace keeps the two races of the noiseless minimum: \(output)")
-        let trace = directory.appendingPathComponent("lost-input-navigation-buggy-typed-text-kept.simtrace").path
-        let (fixedStatus, fixedOutput) = simrun(["replay", trace, "--variant", "fixed"])
-        #expect(fixedStatus == 0, "\(fixedOutput)")
-        #expect(fixedOutput.contains("(all 2 non-fifo)"), "\(fixedOutput)")
+            fixed.noise == 3 && fixed.tally.deviations == 2 && fixed.tally.followedDeviations == 2,
+            "\(fixed.tally.line)")
     }
 
     @Test func noiseTouchesNothingAndEndsWithTheRun() throws {
@@ -91,8 +102,18 @@ import Testing
         #expect(b.tape.count > a.tape.count, "noise adds decisions")
     }
 
-    @Test func badNoiseCountsAreUsageErrors() {
-        #expect(simrun(["run", "counter-race", "--noise", "-1"]).0 == ExitStatus.usage)
-        #expect(simrun(["fuzz", "counter-race", "--noise", "65"]).0 == ExitStatus.usage)
+    @Test func aPlanOfMoreThanSixtyFourNoiseLanesIsAUsageError() throws {
+        // The bound `--noise` enforces too (ResourceLimitTests and CarelessUseTests hold the command
+        // line's refusal): a plan rebuilt from its descriptor refuses 65 lanes, takes 64.
+        let catalog = ScenarioCatalog(BuiltinScenarios.all)
+        var descriptor = try RunPlan.probed(
+            scenario: CounterRace.scenario, variant: "buggy", strategy: StrategySpec(kind: .random)
+        ).descriptor()
+        descriptor.noise = RunPlan.maxNoise + 1
+        #expect(RunPlan.maxNoise == 64)
+        #expect(
+            performing: { try RunPlan(descriptor, in: catalog) }, throws: { ($0 as? SimEngineError)?.kind == .usage })
+        descriptor.noise = RunPlan.maxNoise
+        #expect(try RunPlan(descriptor, in: catalog).noise == 64)
     }
 }
