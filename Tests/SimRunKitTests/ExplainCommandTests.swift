@@ -30,6 +30,25 @@ import Testing
         #expect(again.stdout == run.stdout)
     }
 
+    /// A data decision decides the bug (timer-draft-resurrection's send latency): the sentence names
+    /// it by its site, as `show` does.
+    @Test func aDecisiveDataDecisionIsNamedBySiteInTheSentence() throws {
+        let directory = try makeTemporaryDirectory("explain-site")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let found = try SimrunProcess.run(
+            ["fuzz", "timer-draft-resurrection", "--seeds", "0..<500", "--out", "found", "--no-show"], in: directory)
+        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("found").path)
+                .filter { $0.hasSuffix(".simtrace") }.sorted().first)
+        let run = try SimrunProcess.run(["explain", "found/\(name)", "--runs", "20", "--jobs", "1"], in: directory)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(
+            run.stdout.range(
+                of: #"The bug became certain at decision [0-9]+, choose send\.latency = [0-9]+ of 2 at virtual time"#,
+                options: .regularExpression) != nil, "\(run.stdout)")
+    }
+
     @Test func aPassingTraceHasNothingToExplain() throws {
         let directory = try makeTemporaryDirectory("explain")
         defer { try? FileManager.default.removeItem(at: directory) }
