@@ -15,12 +15,17 @@ import Testing
     private func foundAndFixed(_ name: String, preempt: Bool = false, expected: Verdict) throws {
         let directory = try makeTemporaryDirectory(name)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let buggy = try ScenarioCampaigns.fuzz(
-            try ScenarioCampaigns.plan(name, preempt: preempt), shrink: false, into: directory)
+        // On carriers in children of `simrun`: carriers and real threads stay out of this process.
+        let isolation: Isolation = preempt ? ScenarioCampaigns.children : .inProcess
+        let plan = { (variant: String) throws -> RunPlan in
+            preempt
+                ? try ScenarioCampaigns.planInChild(name, variant: variant, preempt: true)
+                : try ScenarioCampaigns.plan(name, variant: variant)
+        }
+        let buggy = try ScenarioCampaigns.fuzz(try plan("buggy"), shrink: false, isolation: isolation, into: directory)
         let finding = try #require(buggy.findings.first, "\(name): the default campaign found nothing")
         #expect(finding.verdict == expected)
-        let fixed = try ScenarioCampaigns.fuzz(
-            try ScenarioCampaigns.plan(name, variant: "fixed", preempt: preempt), seeds: 0..<2000, into: directory)
+        let fixed = try ScenarioCampaigns.fuzz(try plan("fixed"), seeds: 0..<2000, isolation: isolation, into: directory)
         #expect(fixed.findings.isEmpty, "\(name) fixed: \(fixed.findings.map(\.verdict))")
     }
 
@@ -43,9 +48,12 @@ import Testing
             expected: .fail(oracle: "results-match-query", message: "the field shows \"swift\" but the list shows results(sw)"))
     }
 
+    /// In a child of `simrun`: the thread that escapes runs for real, outside any run.
     @Test func aThreadOnTheOneThreadPathIsAFindingNotAPass() throws {
-        let plan = try ScenarioCampaigns.plan("thread-avatar-decode", variant: "fixed")
-        let run = plan.run(seed: 0, strategy: plan.makeStrategy())
+        let directory = try makeTemporaryDirectory("thread-escape")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = try ScenarioCampaigns.planInChild("thread-avatar-decode", variant: "fixed")
+        let run = try ScenarioCampaigns.recordInChild(plan, seed: 0, into: directory)
         #expect(run.verdict.oracle == "stays-in-simulation", "\(run.verdict)")
         #expect(
             run.verdict.message.hasPrefix(

@@ -25,6 +25,29 @@ enum ScenarioCampaigns {
             carriers: preempt ? .preemptLocks : .off)
     }
 
+    /// The same plan made in a child of `simrun` (its fifo run there): for runs on carriers or that
+    /// start real threads, which are kept out of this process, where other tests run alongside.
+    static func planInChild(
+        _ name: String, variant: String = "buggy", strategy: StrategySpec = .campaignDefault, preempt: Bool = false
+    ) throws -> RunPlan {
+        let descriptor = RunPlan.Descriptor(
+            scenario: name, variant: variant, strategy: strategy, estimatedSteps: 1, noise: 0,
+            carriers: preempt ? .preemptLocks : .off)
+        switch try children.plan(descriptor, in: ScenarioCatalog(BuiltinScenarios.all)) {
+        case .planned(let plan): return plan
+        case .trapped(let message):
+            Issue.record("\(name)/\(variant): the fifo run trapped: \(message)")
+            throw SimEngineError(.failed, message)
+        }
+    }
+
+    /// One run of `plan` at `seed`, recorded in a child of `simrun` into `directory`.
+    static func recordInChild(_ plan: RunPlan, seed: UInt64, into directory: URL) throws -> IsolatedRecording.Outcome {
+        let launcher = try #require(children.launcher)
+        return try IsolatedRecording(plan: try plan.descriptor(), launcher: launcher)
+            .record(seed: seed, to: directory.appendingPathComponent("\(plan.scenario.name)-\(seed).simtrace").path)
+    }
+
     /// Child processes of the built `simrun`: where a trap ends one child and is a finding.
     static var children: Isolation { .processes(ProcessLauncher(executable: SimrunProcess.executable.path)) }
 
