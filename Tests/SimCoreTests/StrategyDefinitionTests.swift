@@ -393,6 +393,29 @@ import Testing
         #expect(forbidden.seen * 10 <= forbidden.runs, "forbidden: seen in \(forbidden.seen) of \(forbidden.runs)")
     }
 
+    @Test func rffGivesEntriesOnRarePathsMoreThanOneRunPerTurn() {
+        // The power schedule (COE): a turn's energy is 2^level / mean runs times a third of the cap,
+        // capped; 1 only when every entry was passed over. A campaign over three pairs gives some
+        // turns more than one run, and every turn's energy has that form.
+        let rff = RFFStrategy(maxEnergy: 12)
+        var turns: [Int] = []
+        var previous = 0
+        for seed in UInt64(0)..<400 {
+            _ = simulate(seed: seed, strategy: rff) { sim in
+                let x = sim.shared("x", 0)
+                sim.post(on: "w1", "write x one") { x.write(1) }
+                sim.post(on: "w2", "write x two") { x.write(2) }
+                sim.post(on: "r", "read x") { _ = x.read() }
+            }
+            // A turn starts where the energy left after this run's start is not one less than before.
+            if rff.corpusCount > 0 && rff.energy != previous - 1 { turns.append(rff.energy + 1) }
+            previous = rff.energy
+        }
+        #expect(turns.count >= 5, "\(turns)")
+        #expect(turns.contains { $0 > 1 }, "every turn was one run: \(turns)")
+        #expect(turns.allSatisfy { $0 == 1 || ($0 % 4 == 0 && $0 <= 12) }, "\(turns)")
+    }
+
     @Test func rffHoldsOtherWritersBackUntilTheAskedReadHappens() throws {
         // As above, but the read is posted by a job of its own lane (`kick`), so after the wanted
         // write the reader is not ready yet: the other writer must be held back behind `kick` (a
