@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func aPlanOfMoreThanSixtyFourNoiseLanesIsAUsageError() throws {
-        // The bound `--noise` enforces too (ResourceLimitTests and CarelessUseTests hold the command
+        // The bound `--noise` enforces too (ResourceLimitTests and StrictParsingTests hold the command
         // line's refusal): a plan rebuilt from its descriptor refuses 65 lanes, takes 64.
         let catalog = ScenarioCatalog(BuiltinScenarios.all)
         var descriptor = try RunPlan.probed(

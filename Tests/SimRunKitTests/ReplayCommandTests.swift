@@ -10,7 +10,7 @@ import Testing
 /// (SimEngineTests' TraceReplayTests, IdentityReplayTests, FixCheckTests and OtherBuildReplayTests
 /// decide them): a fix checked on the recorded schedule, a trace judged by other builds of a user's
 /// executable (the `ledger-*` builds, Tests/BuildFixtures), build labels, and `--bisect`'s codes
-/// as `git bisect run` reads them.
+/// as `git bisect run` reads them; and a trace read from a pipe, replayed (and explained) like a file.
 @Suite struct ReplayCommandTests {
     static func executable(_ name: String) -> URL {
         SimrunProcess.executable.deletingLastPathComponent().appendingPathComponent(name)
@@ -295,5 +295,35 @@ import Testing
         let run = try Self.git(["bisect", "run", script.path], in: repository)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("\(commits[2]) is the first fixed commit"), "\(run.output)")
+    }
+
+    // MARK: A trace from a pipe
+
+    @Test func aTraceFromAPipeReplaysAndExplainsLikeAFile() throws {
+        let directory = try makeTemporaryDirectory("pipe-in")
+        let trace = directory.appendingPathComponent("lost.simtrace").path
+        LostInputFixture.record(to: trace)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: trace))
+        for arguments in [["replay", "/dev/stdin"], ["explain", "/dev/stdin", "--runs", "3"]] {
+            let process = Process()
+            process.executableURL = SimrunProcess.executable
+            process.arguments = arguments
+            process.currentDirectoryURL = directory
+            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            input.fileHandleForWriting.write(bytes)
+            try input.fileHandleForWriting.close()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(arguments): \(text)")
+            #expect(!text.contains("file is empty"), "\(text)")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(left == ["lost.simtrace"], "the temporary copy is removed: \(left)")
     }
 }
