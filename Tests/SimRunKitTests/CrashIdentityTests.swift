@@ -29,43 +29,39 @@ import Testing
 
     @Test(.enabled(if: TestPlatform.isLinux, "a trap without a message is told from its signal on Linux only"))
     func aBuildThatTrapsWithoutAMessageShrinksExplainsAndReplaysTheCrash() throws {
-        #if os(Linux)
-            let directory = try makeTemporaryDirectory("crash-release")
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let trace = try Self.crashTrace(in: directory)
-            let release = ["SIMRUN_TEST_TRAP": "signal"]
-            let replay = try SimrunProcess.run(
-                executable: Self.executable(), ["replay", trace], in: directory, environment: release)
-            #expect(replay.status == 0 && replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
-            let shrink = try SimrunProcess.run(
-                executable: Self.executable(), ["shrink", trace, "-o", "small.simtrace"], in: directory,
-                environment: release)
-            #expect(shrink.status == 0, "\(shrink.stdout)\(shrink.stderr)")
-            #expect(shrink.stdout.contains("shrunk in"), "\(shrink.stdout)")
-            let explain = try SimrunProcess.run(
-                executable: Self.executable(), ["explain", trace, "--runs", "3"], in: directory, environment: release)
-            #expect(explain.status == 0, "\(explain.stdout)\(explain.stderr)")
-            #expect(explain.stdout.contains("◀ certain from here"), "\(explain.stdout)")
-        #endif
+        let directory = try makeTemporaryDirectory("crash-release")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try Self.crashTrace(in: directory)
+        let release = ["SIMRUN_TEST_TRAP": "signal"]
+        let replay = try SimrunProcess.run(
+            executable: Self.executable(), ["replay", trace], in: directory, environment: release)
+        #expect(replay.status == 0 && replay.stdout.contains("identical — crashed at event"), "\(replay.stdout)")
+        let shrink = try SimrunProcess.run(
+            executable: Self.executable(), ["shrink", trace, "-o", "small.simtrace"], in: directory,
+            environment: release)
+        #expect(shrink.status == 0, "\(shrink.stdout)\(shrink.stderr)")
+        #expect(shrink.stdout.contains("shrunk in"), "\(shrink.stdout)")
+        let explain = try SimrunProcess.run(
+            executable: Self.executable(), ["explain", trace, "--runs", "3"], in: directory, environment: release)
+        #expect(explain.status == 0, "\(explain.stdout)\(explain.stderr)")
+        #expect(explain.stdout.contains("◀ certain from here"), "\(explain.stdout)")
     }
 
     @Test(.enabled(if: TestPlatform.isLinux, "a trap without a message is told from its signal on Linux only"))
     func anotherCrashOfTheSameJobIsNotTheRecordedOne() throws {
-        #if os(Linux)
-            let directory = try makeTemporaryDirectory("crash-elsewhere")
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let trace = try Self.crashTrace(in: directory)
-            let elsewhere = ["SIMRUN_TEST_TRAP": "elsewhere"]
-            let shrink = try SimrunProcess.run(
-                executable: Self.executable(), ["shrink", trace, "-o", "small.simtrace"], in: directory,
-                environment: elsewhere)
-            #expect(shrink.status != 0, "\(shrink.stdout)")
-            #expect(shrink.stderr.contains("does not reproduce on this build"), "\(shrink.stderr)")
-            let replay = try SimrunProcess.run(
-                executable: Self.executable(), ["replay", trace], in: directory, environment: elsewhere)
-            #expect(replay.status == 1, "\(replay.stdout)")
-            #expect(replay.stdout.contains("DIVERGED"), "\(replay.stdout)")
-            #expect(replay.stdout.contains("the same events, but another crash"), "\(replay.stdout)")
-        #endif
+        let directory = try makeTemporaryDirectory("crash-elsewhere")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = try Self.crashTrace(in: directory)
+        let elsewhere = ["SIMRUN_TEST_TRAP": "elsewhere"]
+        let shrink = try SimrunProcess.run(
+            executable: Self.executable(), ["shrink", trace, "-o", "small.simtrace"], in: directory,
+            environment: elsewhere)
+        #expect(shrink.status != 0, "\(shrink.stdout)")
+        #expect(shrink.stderr.contains("does not reproduce on this build"), "\(shrink.stderr)")
+        let replay = try SimrunProcess.run(
+            executable: Self.executable(), ["replay", trace], in: directory, environment: elsewhere)
+        #expect(replay.status == 1, "\(replay.stdout)")
+        #expect(replay.stdout.contains("DIVERGED"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("the same events, but another crash"), "\(replay.stdout)")
     }
 }
