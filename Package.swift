@@ -149,9 +149,10 @@ let package = Package(
             name: "SimBenchmarksTests",
             dependencies: ["SimBenchmarks", "SimCapture", "SimCore", "SimTestSupport"]
         ),
+        // `simrun`: the child processes of engine tests whose runs trap (Isolation.processes).
         .testTarget(
             name: "SimEngineTests",
-            dependencies: ["SimEngine", "SimScenarios", "SimCapture", "SimCore", "SimTrace", "SimTestSupport"]
+            dependencies: ["SimEngine", "SimScenarios", "SimCapture", "SimCore", "SimTrace", "SimTestSupport", "simrun"]
         ),
         .testTarget(
             name: "SimRunKitTests",
