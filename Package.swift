@@ -141,13 +141,16 @@ let package = Package(
                 "SimTrace", "SimCore", "SimTestSupport", .product(name: "SystemPackage", package: "swift-system"),
             ]),
         .testTarget(name: "SimModelsTests", dependencies: ["SimModels", "SimCapture", "SimCore", "SimTestSupport"]),
+        // SimEngine: the scenarios under the engine's campaigns; `simrun`: the child processes where a
+        // run that traps is a finding and where runs are compared across processes.
         .testTarget(
             name: "SimScenariosTests",
-            dependencies: ["SimScenarios", "SimModels", "SimCapture", "SimCore", "SimTestSupport"]
+            dependencies: ["SimScenarios", "SimModels", "SimCapture", "SimCore", "SimEngine", "SimTrace", "SimTestSupport", "simrun"]
         ),
+        // SimEngine: SCTBench's programs under the engine's campaigns (in-order strategies).
         .testTarget(
             name: "SimBenchmarksTests",
-            dependencies: ["SimBenchmarks", "SimCapture", "SimCore", "SimTestSupport"]
+            dependencies: ["SimBenchmarks", "SimCapture", "SimCore", "SimEngine", "SimTestSupport"]
         ),
         // `simrun`: the child processes of engine tests whose runs trap (Isolation.processes).
         .testTarget(

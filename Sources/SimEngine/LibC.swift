@@ -7,3 +7,12 @@
 #elseif canImport(Darwin)
     @_exported import Darwin
 #endif
+
+// The few calls that differ between the C libraries, said once.
+
+/// `RLIMIT_NOFILE` as `getrlimit` takes it: Glibc imports it as an enum case, the others as a number.
+#if canImport(Glibc)
+    let openFilesResource = Int32(RLIMIT_NOFILE.rawValue)
+#else
+    let openFilesResource = RLIMIT_NOFILE
+#endif

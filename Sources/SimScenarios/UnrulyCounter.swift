@@ -5,7 +5,8 @@ import Synchronization
 /// The counter race with models that break the harness's rules on purpose, so that simrun's
 /// reliability can be tested end to end: a model that traps, one that reads the wall clock, ones that
 /// depend on the process they run in (its id, as `Set` order did before simrun pinned the hash seed),
-/// one that depends on `Set` order (the same in every simrun process now), and two that never go quiet.
+/// one that depends on `Set` order (the same in every simrun process now), one whose verdict is left
+/// behind by earlier runs in its process, and two that never go quiet.
 ///
 /// Every variant keeps counter-race's lost update (two workers read, then write back read + 1), so
 /// fuzzing finds a failure; what differs is how each variant misbehaves around it.
@@ -26,6 +27,9 @@ public enum UnrulyCounter {
             .init(
                 "process-verdict", "fails only when the process id picks worker.a: the verdict differs across processes"
             ),
+            .init(
+                "leaked-static",
+                "counts its runs in a static that outlives each run: a process's first run passes, later ones fail"),
             .init("spinning", "a poller reposts itself forever: ends at the step limit"),
             .init("ticking", "a timer rearms itself forever: ends at the virtual-time limit"),
             .init(
@@ -96,6 +100,16 @@ public enum UnrulyCounter {
             break
         }
         simulation.sometimes("interleaved reads") { counter.reads == workers.count && counter.writes == 0 }
+        if variant == "leaked-static" {
+            // Deliberately wrong: state left by earlier runs in this process (a singleton never reset)
+            // decides the verdict, and shows in an event.
+            let earlier = runsInThisProcess.add(1, ordering: .relaxed).oldValue
+            simulation.post(on: "main", "read the static") {
+                simulation.emit("static.read", "runs", ["earlier": .int(earlier)])
+            }
+            simulation.atEnd("fresh state") { earlier == 0 ? nil : "\(earlier) earlier runs left state behind" }
+            return
+        }
         if variant == "process-verdict" {
             // Deliberately wrong: which name comes first depends on the process id.
             let names = ["worker.a", "worker.b", "worker.c", "worker.d"]
@@ -108,3 +122,6 @@ public enum UnrulyCounter {
         }
     }.inGroup(BuiltinScenarios.fixtures)
 }
+
+/// Runs of `unruly-counter/leaked-static` in this process so far (the variant's deliberate leak).
+private let runsInThisProcess = Atomic<Int>(0)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import SimBench
 
-/// The bench's own arithmetic, without running it (`simrun bench --quick` runs it: BenchSmokeTests).
+/// The bench's own arithmetic, without running it (`simrun bench --quick` runs it: BenchCommandTests).
 @Suite struct BenchmarkTests {
     @Test func theJobsCurveDoublesUpToTheCores() {
         #expect(Benchmark.jobsCurve(upTo: 1) == [1, 2])

@@ -160,6 +160,31 @@ import Testing
         #expect(strategy.tally.followedDeviations == 1)
     }
 
+    @Test func aRecordedDataDecisionIsFollowedByIdentityOnlyWhereItsValueFits() {
+        // Recorded: a `choose` of 4 that took 2. Followed by identity on the same code, the run draws
+        // 2; on code that asks the same site for a choose of 2, the recorded 2 does not fit: the run
+        // takes the default, and the decision is not counted followed.
+        let draw = { (options: Int) in
+            Scenario(name: "data-draw", summary: "", variants: [.init("v", "")]) { sim, _ in
+                sim.post(on: "a", "a.draw") { sim.emit("drew", "\(sim.choose(options, "draw"))") }
+            }
+        }
+        let observer = ScheduleObserver(GuidedStrategy(choices: [2]))
+        _ = draw(4).run(variant: "v", seed: 0, strategy: observer)
+        let schedule = observer.schedule
+        func drew(_ scenario: Scenario, _ strategy: any Strategy) -> [String] {
+            let sink = MemorySink()
+            _ = scenario.run(variant: "v", seed: 0, strategy: strategy, sink: sink)
+            return sink.events.filter { sink.text($0.kind) == "drew" }.map { sink.text($0.subject) }
+        }
+        let same = ScheduleStrategy(schedule: schedule)
+        #expect(drew(draw(4), same) == ["2"])
+        #expect(same.tally.followed == same.tally.decisions && same.tally.decisions >= 1, "\(same.tally)")
+        let narrower = ScheduleStrategy(schedule: schedule)
+        #expect(drew(draw(2), narrower) == ["0"])
+        #expect(narrower.tally.followed == narrower.tally.decisions - 1, "\(narrower.tally)")
+    }
+
     // MARK: Verdicts
 
     @Test func everyVerdictButPassIsAFailure() {

@@ -392,6 +392,55 @@ import Testing
         #expect(asked.seen * 10 >= asked.runs * 9, "asked for: seen in \(asked.seen) of \(asked.runs)")
         #expect(forbidden.seen * 10 <= forbidden.runs, "forbidden: seen in \(forbidden.seen) of \(forbidden.runs)")
     }
+
+    @Test func rffGivesEntriesOnRarePathsMoreThanOneRunPerTurn() {
+        // The power schedule (COE): a turn's energy is 2^level / mean runs times a third of the cap,
+        // capped; 1 only when every entry was passed over. A campaign over three pairs gives some
+        // turns more than one run, and every turn's energy has that form.
+        let rff = RFFStrategy(maxEnergy: 12)
+        var turns: [Int] = []
+        var previous = 0
+        for seed in UInt64(0)..<400 {
+            _ = simulate(seed: seed, strategy: rff) { sim in
+                let x = sim.shared("x", 0)
+                sim.post(on: "w1", "write x one") { x.write(1) }
+                sim.post(on: "w2", "write x two") { x.write(2) }
+                sim.post(on: "r", "read x") { _ = x.read() }
+            }
+            // A turn starts where the energy left after this run's start is not one less than before.
+            if rff.corpusCount > 0 && rff.energy != previous - 1 { turns.append(rff.energy + 1) }
+            previous = rff.energy
+        }
+        #expect(turns.count >= 5, "\(turns)")
+        #expect(turns.contains { $0 > 1 }, "every turn was one run: \(turns)")
+        #expect(turns.allSatisfy { $0 == 1 || ($0 % 4 == 0 && $0 <= 12) }, "\(turns)")
+    }
+
+    @Test func rffHoldsOtherWritersBackUntilTheAskedReadHappens() throws {
+        // As above, but the read is posted by a job of its own lane (`kick`), so after the wanted
+        // write the reader is not ready yet: the other writer must be held back behind `kick` (a
+        // positive obligation, other writes avoided) or it may overwrite x before the read.
+        let rff = RFFStrategy()
+        var asked = (runs: 0, seen: 0)
+        for seed in UInt64(0)..<3_000 {
+            let value = ValueBox(-1)
+            _ = simulate(seed: seed, strategy: rff) { sim in
+                let x = sim.shared("x", 0)
+                sim.post(on: "w1", "write x one") { x.write(1) }
+                sim.post(on: "w2", "write x two") { x.write(2) }
+                sim.post(on: "r", "kick") { sim.post(on: "r", "read x") { value.value = x.read() } }
+            }
+            let obligations = rff.plan.obligations
+            guard obligations.count == 1, rff.plan.avoidOtherWrites, let only = obligations.first, only.positive
+            else { continue }
+            let pair = rff.pool[only.pair]
+            guard pair.write != 0 else { continue }
+            asked.runs += 1
+            if value.value == (pair.write == (Digest.hash(text: "write x one") | 1) ? 1 : 2) { asked.seen += 1 }
+        }
+        #expect(asked.runs >= 10, "asked \(asked)")
+        #expect(asked.seen == asked.runs, "the other writer came in between: seen in \(asked.seen) of \(asked.runs)")
+    }
 }
 
 /// Buggify follows the swarm rule under every randomized strategy: about half the runs turn it on,

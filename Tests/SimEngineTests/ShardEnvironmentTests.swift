@@ -50,6 +50,9 @@ import Testing
             "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2",
         ]
         #expect(try resolve(stepped).shard == (try Shard(number: 3, count: 4)))
+        // A task off the array's grid is named with the array.
+        let offGrid = stepped.merging(["SLURM_ARRAY_TASK_ID": "3"]) { $1 }
+        #expect(message(offGrid)?.contains("SLURM_ARRAY_TASK_ID 3 is not a task of the job array 0-6:2") == true)
         // `--array=1,3,5` sets no STEP: the even gap is worked out from MIN, MAX and COUNT.
         let list = [
             "SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "5",

@@ -40,4 +40,11 @@ import Testing
             #expect(console.capturedLines == expected, "\(style)")
         }
     }
+
+    @Test func aDumbTerminalGetsNoEscapeSequences() {
+        #expect(!Console.drawsLiveLines(isTerminal: true, term: "dumb"))
+        #expect(Console.drawsLiveLines(isTerminal: true, term: "xterm-256color"))
+        #expect(Console.drawsLiveLines(isTerminal: true, term: nil))
+        #expect(!Console.drawsLiveLines(isTerminal: false, term: "xterm"))
+    }
 }

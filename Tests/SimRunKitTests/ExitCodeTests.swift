@@ -265,4 +265,22 @@ import Testing
         #expect(process.terminationStatus == 73, "\(message)")
         #expect(message.contains("TMPDIR /proc/simrun-nowhere"), "\(message)")
     }
+
+    @Test func anUnusableTMPDIRIsCannotWriteNeverBugFound() throws {
+        let directory = try makeTemporaryDirectory("no-tmpdir")
+        let missing = directory.appendingPathComponent("missing").path
+        let check = try SimrunProcess.run(
+            ["run", "lost-input-navigation", "--variant", "fixed", "--seed", "1", "--check-determinism", "--json"],
+            in: directory, environment: ["TMPDIR": missing])
+        #expect(check.status == 73, "\(check.stderr)")
+        #expect(check.stdout.contains("\"exitCode\":73"), "\(check.stdout)")
+        // A campaign still saves its finding in --out and says where, though its re-checks need TMPDIR.
+        let fuzz = try SimrunProcess.run(
+            ["fuzz", "lost-input-navigation", "--seeds", "20", "--no-show", "--out", "o"], in: directory,
+            environment: ["TMPDIR": missing])
+        #expect(fuzz.status == 1, "\(fuzz.stderr)")
+        #expect(
+            fuzz.stdout.contains("  trace:  o/lost-input-navigation-buggy-typed-text-kept.simtrace"), "\(fuzz.stdout)")
+        #expect(fuzz.stdout.contains("  replay: "), "\(fuzz.stdout)")
+    }
 }

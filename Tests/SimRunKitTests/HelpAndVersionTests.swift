@@ -41,4 +41,14 @@ import Testing
         }
         #expect(help.contains("--generate-completion-script"))
     }
+
+    @Test func unknownCommandsAndHelpTopicsAreUsageErrorsWithASuggestion() throws {
+        let help = try SimrunProcess.run(["help", "nosuch"])
+        #expect(help.status == 64, "\(help.stderr)")
+        #expect((help.stdout + help.stderr).contains("unknown command 'nosuch'"), "\(help.stderr)")
+        let typo = try SimrunProcess.run(["fuz", "lost-input-navigation", "--seeds", "3"])
+        #expect(typo.status == 64)
+        #expect((typo.stdout + typo.stderr).contains("did you mean 'fuzz'?"), "\(typo.stderr)")
+        #expect(try SimrunProcess.run(["help", "fuzz"]).status == 0, "help of a real command still works")
+    }
 }

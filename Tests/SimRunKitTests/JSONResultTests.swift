@@ -151,4 +151,26 @@ import Testing
                 == #"{"text":"a \"quoted\"\nline","n":-3,"u":18446744073709551615,"x":2.5,"tiny":0,"none":null,"list":[true,0]}"#
         )
     }
+
+    @Test func usageErrorsOfTheParserAreStillOneJSONDocument() throws {
+        let output = try SimrunProcess.run(["run", "counter-race", "--seed", "-1", "--json"])
+        #expect(output.status == 64)
+        let document = try #require(
+            JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output.stdout)")
+        #expect(document["verdict"] as? String == "error" && document["exitCode"] as? Int == 64)
+        #expect(document["command"] as? String == "run")
+    }
+
+    @Test func explainJSONHasTheFindingItExplains() throws {
+        let directory = try makeTemporaryDirectory("explain-json")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("lost.simtrace").path
+        LostInputFixture.record(to: trace)
+        let output = try SimrunProcess.run(["explain", trace, "--runs", "3", "--json"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("{") })
+        let document = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let findings = try #require(document["findings"] as? [[String: Any]], "\(line)")
+        #expect(findings.first?["oracle"] as? String == "typed-text-kept", "\(findings)")
+    }
 }

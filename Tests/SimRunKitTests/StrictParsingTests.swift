@@ -32,11 +32,43 @@ import Testing
         (["explain", "t.simtrace", "--runs", "-5"], "--runs <runs>': expected a whole number from 1 to 1000000"),
         (["show", "t.simtrace", "--limit", "-1"], "--limit <limit>'"),
         (["fuzz", "counter-race", "--json", "--quiet"], "give either --json or --quiet"),
+        (["fuzz", "counter-race", "--seeds", "-1"], "seeds are not negative"),
+        (["fuzz", "counter-race", "--noise", "-1"], "--noise <noise>': expected a whole number from 0 to 64"),
+        (["run", "counter-race", "--noise", "-1"], "--noise <noise>': expected a whole number from 0 to 64"),
+        (["fuzz", "counter-race", "--seeds", "10..<5"], "10..<5 holds no seed"),
+        (["fuzz", "counter-race", "--seeds", "5..<5"], "5..<5 holds no seed"),
+        (["fuzz", "counter-race", "--seeds", "18446744073709551616"], "is above 18446744073709551615"),
+        (["fuzz", "counter-race", "--seeds", "0..<18446744073709551616"], "a bound is above"),
+        (["fuzz", "counter-race", "--time", "1y"], "as 30, 30s, 5m or 2h"),
+        (["fuzz", "counter-race", "--shard", "5/4"], "1 <= K <= N (got 5/4)"),
+        (["show", "x.simtrace", "--limit", "-1"], "a whole number, 0 or more"),
     ])
-    func badValuesAreUsageErrorsNamingTheFlag(arguments: [String], message: String) {
-        let (status, output) = simrun(arguments)
-        #expect(status == 64, "\(arguments): \(output)")
+    func badValuesAreUsageErrorsNamingTheFlag(arguments: [String], message: String) throws {
+        let run = try SimrunProcess.run(arguments)
+        let output = run.stdout + run.stderr
+        #expect(run.status == 64, "\(arguments): \(output)")
         #expect(output.contains(message), "\(arguments): \(output)")
+        // The reason, never the parser's bare complaint.
+        #expect(!output.contains("Missing value"), "\(arguments): \(output)")
+    }
+
+    /// Minutes and hours are durations too.
+    @Test func aDurationInMinutesIsAccepted() throws {
+        let run = try SimrunProcess.run(["fuzz", "counter-race", "--variant", "fixed", "--time", "0.01m", "-q"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    }
+
+    /// `--shard auto` in a Slurm task off its array's grid: a usage error naming the task and the array.
+    @Test func aSlurmTaskOffItsArraysGridIsNamed() throws {
+        let output = try SimrunProcess.run(
+            ["fuzz", "counter-race", "--variant", "fixed", "--seeds", "8", "--shard", "auto"],
+            environment: [
+                "SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "6",
+                "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_STEP": "2",
+            ])
+        #expect(output.status == 64)
+        #expect(
+            output.stderr.contains("SLURM_ARRAY_TASK_ID 3 is not a task of the job array 0-6:2"), "\(output.stderr)")
     }
 
     @Test func aFromTraceOfAnotherScenarioIsAUsageError() throws {

@@ -75,7 +75,8 @@ public final class RFFStrategy: Strategy, SharedAccessObserver, CampaignLearner 
     private var pathCounts: [UInt64: Int] = [:]
     private var runs = 0
     private var cursor = -1
-    private var energy = 0
+    /// Runs left in the current entry's turn (readable in the module: tests check the power schedule).
+    private(set) var energy = 0
     private var adjust = 1
     private var reads = 0
 

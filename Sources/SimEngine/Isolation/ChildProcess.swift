@@ -229,12 +229,7 @@ package struct ChildProcess {
     package static func limitHint(_ code: Int32) -> String {
         guard code == EMFILE || code == ENFILE else { return "" }
         var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = Int32(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        let soft = getrlimit(resource, &limit) == 0 ? " (ulimit -n is \(limit.rlim_cur))" : ""
+        let soft = getrlimit(openFilesResource, &limit) == 0 ? " (ulimit -n is \(limit.rlim_cur))" : ""
         return "\(soft): simrun's child processes need more open files; raise the limit (ulimit -n 1024) or use fewer --jobs"
     }
 

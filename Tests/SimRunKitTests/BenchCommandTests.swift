@@ -6,9 +6,11 @@ import Testing
 @testable import SimBench
 @testable import SimRunKit
 
-/// `simrun bench --quick` runs and reports every figure; no timing is checked (timings belong to the
-/// benchmark, never to tests).
-@Suite struct BenchSmokeTests {
+/// `simrun bench --quick` runs and reports every figure, with its child processes (the fuzz workers,
+/// the view model's baseline, the allocation counter); no timing is checked (timings belong to the
+/// benchmark, never to tests). The measurements and the report's shape are tested through SimBench
+/// in `BenchReportTests`.
+@Suite struct BenchCommandTests {
     /// Every figure, with one scaling row per point of the `--jobs` curve past 1 (this machine's cores).
     static let keys =
         [
@@ -47,11 +49,24 @@ import Testing
         }
     }
 
-    @Test func quickBenchPrintsTheTable() throws {
-        let output = try SimrunProcess.run(["bench", "--quick"], timeout: 300)
+    /// Without `--json` the command prints the report's table: here of one measurement.
+    @Test func theBenchPrintsTheTable() throws {
+        let output = try SimrunProcess.run(["bench", "--quick", "--only", "kernel"], timeout: 300)
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.contains("| figure | value | baseline (same run) | ratio | target | met |"))
-        // Every figure's row, plus the header and separator rows.
-        #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == Self.keys.count + 2)
+        // The figure's row, plus the header and separator rows.
+        #expect(output.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == 3, "\(output.stdout)")
+    }
+
+    /// `simrun bench --only viewmodel` measures both sides: simrun's in-process exploration of the
+    /// view model (every schedule passing) and the TestClock + withMainSerialExecutor baseline child.
+    @Test func theViewModelBenchRowMeasuresBothSides() throws {
+        let run = try SimrunProcess.run(["bench", "--quick", "--only", "viewmodel"], timeout: 300)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("@MainActor view-model schedules/s, in process"), "\(run.stdout)")
+        #expect(run.stdout.contains("x the baseline's runs/s"), "\(run.stdout)")
+        #expect(
+            !run.stdout.contains("baseline not measured") && !run.stdout.contains("NOT all passed"), "\(run.stdout)")
+        #expect(!run.stdout.contains("did not all pass"), "\(run.stdout)")
     }
 }
