@@ -337,7 +337,7 @@ private func path(_ steps: (String, Int)...) -> ElementPath {
 
 /// square/Blueprint PR #618 (`BlueprintUI/Sources/BlueprintView/BlueprintView.swift`): a safe-area
 /// change inside a pass, followed by a forced layout, is deferred; before the PR it trapped
-/// (`.trapReentrant`, fuzzed through worker processes in `CrashFindingTests`).
+/// (`.trapReentrant`, fuzzed through worker processes in SimEngineTests' `FindingCampaignCrashTests`).
 @Suite struct BlueprintSafeAreaTests {
     private func host(_ policy: BlueprintView.UpdatePolicy, insideThePass: Bool) -> (BlueprintView, RunResult) {
         let simulation = Simulation(seed: 0, strategy: FIFOStrategy())

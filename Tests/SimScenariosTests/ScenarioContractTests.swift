@@ -15,7 +15,7 @@ import Testing
     }
 
     /// Scenarios whose buggy variant traps (a crash finding): running it here would kill the test
-    /// process, so `CrashFindingTests` (SimRunKitTests) fuzzes it through `simrun` worker processes.
+    /// process, so `FindingCampaignCrashTests` (SimEngineTests) fuzzes it in worker processes of `simrun`.
     static let trapping: Set<String> = ["blueprint-reentrant-update-crash", "dispatch-group-double-leave"]
 
     /// The variants of `scenario` that can run in this process.

@@ -19,10 +19,7 @@ import Testing
         let source = RunPlan.probed(
             scenario: LostInputNavigation.scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
         _ = try Recorder.record(plan: source, seed: 3, strategy: source.makeStrategy(), strategyName: "random", to: trace)
-        let full = RunPlan.Descriptor(
-            scenario: LostInputNavigation.scenario.name, variant: "fixed",
-            strategy: try #require(StrategySpec(parsing: "pct:depth=4")), estimatedSteps: 41, noise: 3,
-            carriers: .preemptLocks, prefix: .init(source: trace, keep: 2), goals: ["goal a", "goal b"])
+        let full = try ChildJobTests.fullDescriptor(prefix: trace)
         // The fixture sets every member away from a bare plan's, so a dropped member shows.
         let bare = RunPlan.Descriptor(
             scenario: "", variant: "", strategy: StrategySpec(kind: .fifo), estimatedSteps: 0, noise: 0, carriers: .off)
@@ -49,7 +46,7 @@ import Testing
                     findings: path)),
             .digests(.init(plan: full, seeds: .init(start: 0, stride: 1, count: 1))),
         ]
-        let launcher = ProcessLauncher(executable: SimrunProcess.executable.path)
+        let launcher = SimrunChildren.launcher
         for job in jobs {
             // `run` itself refuses a child that rebuilt another plan; the reply is checked here too.
             let run = try launcher.run(job)

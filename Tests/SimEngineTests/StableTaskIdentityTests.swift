@@ -1,12 +1,13 @@
 import Foundation
 import SimCapture
 import SimCore
-import SimEngine
-import SimRunKit
 import SimScenarios
 import SimTestSupport
+import SimTrace
 import Synchronization
 import Testing
+
+@testable import SimEngine
 
 /// Two `Task {}`s race on a flag: the read before the write fails. The body creates them in its
 /// second job (after a yield); variant `extra` adds an unrelated `Task {}` before them, in the body's
@@ -53,6 +54,11 @@ private final class RaceFlags: @unchecked Sendable {
     var readEarly = false
 }
 
+/// A task's identity is stable (its lane, so the decisions of a trace): named by its creator and where
+/// it was created, or by `Task(name:)`, never by creation order, so a task added elsewhere renames no
+/// other and a recorded schedule is followed whole (`TraceReplay`); and the same in the built `simrun`
+/// and in this test process. Where creation sites or given names are not read (another platform, a
+/// stripped binary), the tests that need them are skipped with that reason.
 @Suite struct StableTaskIdentityTests {
     /// Task names as a run of `variant` creates them (the `task.create` events).
     private func created(_ variant: String, seed: UInt64) -> [String] {
@@ -64,8 +70,8 @@ private final class RaceFlags: @unchecked Sendable {
     /// Where creation sites are read, a task is named by its creator, the closure it runs (closure 5
     /// of the body, closure 1 of `taskRace`), and an ordinal per (creator, closure):
     /// `task>taskRace{1}{5}.1`.
-    @Test func aTaskIsNamedAfterItsCreatorAndWhereItWasCreated() throws {
-        try #require(TaskNames.creationSitesAreRead, "creation sites are not read on this platform")
+    @Test(.enabled(if: TaskNames.creationSitesAreRead, "creation sites are not read on this platform"))
+    func aTaskIsNamedAfterItsCreatorAndWhereItWasCreated() throws {
         let buggy = created("buggy", seed: 1)
         #expect(buggy.count == 3 && buggy[0] == "task", "\(buggy)")
         for name in buggy.dropFirst() {
@@ -91,8 +97,8 @@ private final class RaceFlags: @unchecked Sendable {
         #expect(Array(created("extra", seed: 1).filter { $0.hasPrefix("task@2") }) == ["task@2.1", "task@2.2"])
     }
 
-    @Test func aTaskMadeWithANameIsNamedByIt() throws {
-        try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
+    @Test(.enabled(if: TaskNames.areRead, "Task(name:) names are not read on this platform"))
+    func aTaskMadeWithANameIsNamedByIt() throws {
         #expect(created("named", seed: 1) == ["task", "writer", "reader"])
         let extra = created("named-extra", seed: 1)
         #expect(extra.count == 4 && extra[0] == "task" && extra[2...] == ["writer", "reader"], "\(extra)")
@@ -101,8 +107,8 @@ private final class RaceFlags: @unchecked Sendable {
 
     /// A name given with `Task(name:)` that another task has, or that a task made later would be
     /// named (the writer's), takes a `#k`: two tasks never share a lane.
-    @Test func givenNamesNeverShareALane() throws {
-        try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
+    @Test(.enabled(if: TaskNames.areRead, "Task(name:) names are not read on this platform"))
+    func givenNamesNeverShareALane() throws {
         let writer = TaskNames.creationSitesAreRead ? created("buggy", seed: 1)[1] : "task@7.1"
         claimedName.withLock { $0 = writer }
         defer { claimedName.withLock { $0 = "task@7.1" } }
@@ -112,8 +118,8 @@ private final class RaceFlags: @unchecked Sendable {
         #expect(Set(names).count == names.count)
     }
 
-    /// Records `recorded` (a failing seed of random), replays the trace on `variant`: the output and status.
-    private func replay(recorded: String, on variant: String) throws -> (status: Int32, output: String) {
+    /// Records `recorded` (a failing seed of random), replays the trace on `variant`: the engine's report.
+    private func replay(recorded: String, on variant: String) throws -> ReplayReport {
         let directory = try makeTemporaryDirectory("identity-async")
         let path = directory.appendingPathComponent("race.simtrace").path
         let plan = RunPlan.probed(scenario: taskRace, variant: recorded, strategy: StrategySpec(kind: .random))
@@ -124,37 +130,42 @@ private final class RaceFlags: @unchecked Sendable {
         let result = try Recorder.record(
             plan: plan, seed: seed, strategy: RandomStrategy(), strategyName: "random", to: path)
         #expect(result.verdict.isFailure && result.deviations > 0)
-        let console = Console(capturing: true)
-        let status = SimRun.run(
-            arguments: ["replay", path, "--variant", variant], scenarios: [taskRace], console: console)
-        return (status, console.capturedOutput)
+        return try TraceReplay.decide(ReplayRequest(trace: path, variant: variant), catalog: ScenarioCatalog([taskRace]))
+    }
+
+    /// The schedule was followed whole on the other variant, and the recorded failure happened.
+    private func followedWhole(_ report: ReplayReport) {
+        guard case .fail(let verdict, _) = report.verdict else {
+            Issue.record("not a failure: \(report.verdict)")
+            return
+        }
+        #expect(verdict.oracle == "read-after-write", "\(verdict)")
+        // Every non-fifo decision of the recording was followed: none missing, nothing inconclusive.
+        #expect(report.tally.deviations > 0 && report.tally.isConclusive, "\(report.tally.line)")
     }
 
     /// The racing tasks named with `Task(name:)`: an unrelated `Task {}` made first in the same job
     /// renames neither, so the recorded schedule is followed whole.
-    @Test func aTraceOfNamedTasksReplayedWithAnUnrelatedTaskAddedInTheSameJobFollowsEveryDecision() throws {
-        try #require(TaskNames.areRead, "Task(name:) names are not read on this platform")
-        let (status, output) = try replay(recorded: "named", on: "named-extra")
-        #expect(status == ExitStatus.failure, "\(output)")
-        #expect(output.contains("FAIL"), "\(output)")
-        #expect(output.contains(" non-fifo)") && output.contains("(all "), "\(output)")
-        #expect(!output.contains("inconclusive"), "\(output)")
+    @Test(.enabled(if: TaskNames.areRead, "Task(name:) names are not read on this platform"))
+    func aTraceOfNamedTasksReplayedWithAnUnrelatedTaskAddedInTheSameJobFollowsEveryDecision() throws {
+        followedWhole(try replay(recorded: "named", on: "named-extra"))
     }
 
     /// Unnamed tasks are named by where they were made: an unrelated one made first in the same job
     /// renames none of the racing ones, so the recorded schedule is followed whole. Where creation
     /// sites are not read, they are numbered in creation order and replay says it could not follow the
     /// schedule (exit 2), never a pass.
-    @Test func aTraceReplayedWithAnUnrelatedTaskAddedInTheSameJobFollowsEveryDecision() throws {
-        let (status, output) = try replay(recorded: "buggy", on: "extra-same-job")
-        if TaskNames.creationSitesAreRead {
-            #expect(status == ExitStatus.failure, "\(output)")
-            #expect(output.contains("FAIL"), "\(output)")
-            #expect(output.contains(" non-fifo)") && output.contains("(all "), "\(output)")
-            #expect(!output.contains("inconclusive"), "\(output)")
-        } else {
-            #expect(status != ExitStatus.ok, "\(output)")
-            if status != ExitStatus.failure { #expect(output.contains("inconclusive"), "\(output)") }
+    @Test(.enabled(if: TaskNames.creationSitesAreRead, "creation sites are not read on this platform"))
+    func aTraceReplayedWithAnUnrelatedTaskAddedInTheSameJobFollowsEveryDecision() throws {
+        followedWhole(try replay(recorded: "buggy", on: "extra-same-job"))
+    }
+
+    @Test(.enabled(if: !TaskNames.creationSitesAreRead, "creation sites are read here: the test above applies"))
+    func withoutCreationSitesAnUnrelatedTaskInTheSameJobIsNeverAPass() throws {
+        let report = try replay(recorded: "buggy", on: "extra-same-job")
+        switch report.verdict {
+        case .fail, .inconclusive: break
+        default: Issue.record("neither the failure nor inconclusive: \(report.verdict)")
         }
     }
 
@@ -163,33 +174,27 @@ private final class RaceFlags: @unchecked Sendable {
     /// and their methods included.
     @Test func aTraceRecordedBySimrunReplaysIdenticallyInTheTestProcess() throws {
         let directory = try makeTemporaryDirectory("identity-process")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("cache.simtrace").path
-        let recorded = try SimrunProcess.run([
-            "run", "actor-reentrancy-cache", "--variant", "buggy", "--seed", "1", "--strategy", "random", "--out", path,
-        ])
-        #expect(recorded.status == ExitStatus.failure, "\(recorded.stdout)\(recorded.stderr)")
-        let console = Console(capturing: true)
-        let status = SimRun.run(
-            arguments: ["replay", path], scenarios: [ActorReentrancyCache.scenario], console: console)
-        // Identical (exit 0: the same events, the same failure as recorded).
-        #expect(status == ExitStatus.ok, "\(console.capturedOutput)")
-        #expect(console.capturedOutput.contains(": identical"), "\(console.capturedOutput)")
-        let shown = Console(capturing: true)
-        _ = SimRun.run(
-            arguments: ["show", path, "--full-names"], scenarios: [ActorReentrancyCache.scenario], console: shown)
+        let plan = RunPlan.probed(
+            scenario: ActorReentrancyCache.scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
+        let recorded = try IsolatedRecording(plan: try plan.descriptor(), launcher: SimrunChildren.launcher)
+            .record(seed: 1, to: path)
+        #expect(recorded.verdict.isFailure && !recorded.crashed, "\(recorded.verdict)")
+        // Identical: the same events, the same failure as recorded.
+        let report = try TraceReplay.decide(
+            ReplayRequest(trace: path), catalog: ScenarioCatalog([ActorReentrancyCache.scenario]))
+        #expect(report.verdict == .identical, "\(report.verdict)")
         if TaskNames.creationSitesAreRead {
-            #expect(shown.capturedOutput.contains("task.create task>ActorReentrancyCache.scenario{1}{3}.1"))
+            let file = try TraceFile.load(path: path)
+            let created = file.events.filter { file.text($0.kind) == "task.create" }.map { file.text($0.subject) }
+            #expect(created.contains("task>ActorReentrancyCache.scenario{1}{3}.1"), "\(created)")
         }
     }
 
     @Test(arguments: ["extra", "extra-elsewhere"])
     func aTraceReplayedWithAnUnrelatedTaskAddedFollowsEveryDecision(_ variant: String) throws {
-        let (status, output) = try replay(recorded: "buggy", on: variant)
-        #expect(status == ExitStatus.failure, "\(output)")
-        #expect(output.contains("FAIL"), "\(output)")
-        // Every non-fifo decision of the recording was followed: none missing, nothing inconclusive.
-        #expect(output.contains(" non-fifo)") && output.contains("(all "), "\(output)")
-        #expect(!output.contains("inconclusive"), "\(output)")
+        followedWhole(try replay(recorded: "buggy", on: variant))
     }
 }
 
@@ -235,45 +240,11 @@ private final class RaceFlags: @unchecked Sendable {
         #expect(callers == expected, "\(callers)")
     }
 
-    /// `simrun show` reads an actor's job as "task X calls actor A.method": the method is named by
-    /// the caller's resume functions (`ResumeTask` and the async context chain, read from the runtime).
-    @Test func showSaysWhichTaskCallsWhichActorMethod() throws {
-        let directory = try makeTemporaryDirectory("actor-show")
-        let path = directory.appendingPathComponent("cache.simtrace").path
-        let scenario = ActorReentrancyCache.scenario
-        let plan = RunPlan.probed(scenario: scenario, variant: "buggy", strategy: StrategySpec(kind: .random))
-        _ = try Recorder.record(plan: plan, seed: 1, strategy: RandomStrategy(), strategyName: "random", to: path)
-        let console = Console(capturing: true)
-        _ = SimRun.run(arguments: ["show", path, "--full-names"], scenarios: [scenario], console: console)
-        let output = console.capturedOutput
-        let (first, second) =
-            TaskNames.creationSitesAreRead
-            ? ("task>ActorReentrancyCache.scenario{1}{3}.1", "task>ActorReentrancyCache.scenario{1}{4}.1")
-            : ("task.1", "task.2")
-        let method = CodeSymbol.areReadable ? "ProfileCache.profile(_:)" : "ProfileCache"
-        #expect(output.contains("actor.call: \(first) calls actor \(method)"), "\(output)")
-        #expect(output.contains("actor.call: \(second) calls actor \(method)"), "\(output)")
-        // The Perfetto export names the slice the same way.
-        let exported = directory.appendingPathComponent("cache.json").path
-        _ = SimRun.run(arguments: ["export", path, "--format", "perfetto", "--out", exported], scenarios: [scenario], console: Console(capturing: true))
-        let json = try String(contentsOfFile: exported, encoding: .utf8)
-        #expect(json.contains("actor.call: \(first) calls actor \(method)"), "\(json.prefix(2000))")
-    }
-
     /// The method of an actor a resume function belongs to, as a person names it.
     @Test func aMethodIsNamedOnlyForTheActorThatRunsIt() {
         #expect(ActorMethod.method(of: "ProfileCache", in: "ProfileCache.profile(_:)") == "profile(_:)")
         #expect(ActorMethod.method(of: "ProfileCache", in: "App.ProfileCache.load(id:)") == "load(id:)")
         #expect(ActorMethod.method(of: "ProfileCache", in: "ProfileBackend.fetch(_:)") == nil)
         #expect(ActorMethod.method(of: "ProfileCache", in: "closure #1 in ProfileCache.profile(_:)") == nil)
-    }
-
-    /// `explain`'s excerpt around the decisive decision reads the same way.
-    @Test func explainSaysWhichTaskCallsWhichActor() {
-        let trace = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Traces")
-            .appendingPathComponent("actor-reentrancy-cache-buggy-cache-holds-newest-response.simtrace").path
-        let explained = Understanding.simrun(["explain", trace, "--runs", "2"])
-        #expect(explained.out.contains("calls actor ProfileCache"), "\(explained.out)")
     }
 }
