@@ -9,5 +9,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:-1000}
 swift build --build-tests >/dev/null
-SIMRUN_DAMAGED_COUNT=$count nice -n 10 swift test --skip-build --filter DamagedReplayAgreementTests 2>&1 |
+SIMRUN_DAMAGED_COUNT=$count nice -n 10 swift test --skip-build --filter theCommandAndSimTestingAgreeOnDamagedTraces 2>&1 |
   grep -E "damaged replays:|✘|Test run with"

@@ -1,4 +1,5 @@
 import Foundation
+import SimTestSupport
 import Testing
 
 @testable import SimCapture
@@ -154,29 +155,28 @@ import Testing
         #expect(result.verdict == .pass, "\(result.verdict)")
     }
 
-    #if os(Linux) && (arch(x86_64) || arch(arm64))
-        @Test func theCensusReadsTheRuntimesTaskLayout() async throws {
-            let census = TaskCensus()
-            let parked = Parked()
-            let waiting = Task { await ProfileLoader().load(id: 2, into: parked) }
-            let done = Task { 3 }
-            _ = await done.value
-            while parked.continuations.isEmpty { await Task.yield() }
-            census.track(unsafeBitCast(waiting, to: UnsafeRawPointer.self), name: "waiting", createdBy: "test")
-            census.track(unsafeBitCast(done, to: UnsafeRawPointer.self), name: "done", createdBy: "test")
-            // Give the finished task's completion time to land (it ran on the platform's executor).
-            for _ in 0..<100 where census.live.count > 1 {
-                census.sweep()
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            let left = census.suspended()
-            #expect(left.map(\.name) == ["waiting"])
-            #expect(left.first?.state == "waiting on a continuation")
-            #expect(left.first?.frames?.first == "HangReportTests.ProfileLoader.load(id:into:)", "\(String(describing: left.first))")
-            parked.continuations.removeFirst().resume(returning: 0)
-            _ = await waiting.value
+    @Test(.enabled(if: TestPlatform.readsTaskLayout, "the census reads the runtime's task layout on Linux x86_64/arm64 only"))
+    func theCensusReadsTheRuntimesTaskLayout() async throws {
+        let census = TaskCensus()
+        let parked = Parked()
+        let waiting = Task { await ProfileLoader().load(id: 2, into: parked) }
+        let done = Task { 3 }
+        _ = await done.value
+        while parked.continuations.isEmpty { await Task.yield() }
+        census.track(unsafeBitCast(waiting, to: UnsafeRawPointer.self), name: "waiting", createdBy: "test")
+        census.track(unsafeBitCast(done, to: UnsafeRawPointer.self), name: "done", createdBy: "test")
+        // Give the finished task's completion time to land (it ran on the platform's executor).
+        for _ in 0..<100 where census.live.count > 1 {
             census.sweep()
-            #expect(census.live.isEmpty)
+            try await Task.sleep(for: .milliseconds(5))
         }
-    #endif
+        let left = census.suspended()
+        #expect(left.map(\.name) == ["waiting"])
+        #expect(left.first?.state == "waiting on a continuation")
+        #expect(left.first?.frames?.first == "HangReportTests.ProfileLoader.load(id:into:)", "\(String(describing: left.first))")
+        parked.continuations.removeFirst().resume(returning: 0)
+        _ = await waiting.value
+        census.sweep()
+        #expect(census.live.isEmpty)
+    }
 }

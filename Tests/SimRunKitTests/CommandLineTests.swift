@@ -67,7 +67,7 @@ func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all)
         let directory = try makeTemporaryDirectory()
         let path = directory.appendingPathComponent("run.simtrace").path
         // The bug scenarios; unruly-counter's variants trap or read the wall clock on purpose. A
-        // variant that traps would end this process (it runs in it): `TrapsEverywhereTests`' business.
+        // variant that traps would end this process (it runs in it): SimEngineTests' `FifoCrashTests`.
         for scenario in BuiltinScenarios.all where scenario.hasVariant("buggy") && scenario.hasVariant("fixed") {
             for variant in scenario.variants.filter({ !$0.summary.contains("trap") }).map(\.name) {
                 _ = simrun([

@@ -153,7 +153,7 @@ import Testing
         // a temporary directory from $TMPDIR).
         var walked = cases.map { ($0.command, $0.code) }
         walked += [("fuzz", 130), ("bench", 0), ("bench", 73), ("bench", 130)]
-        // explain 130: HostNeverDiesTests.explainStopsOnCtrlC too.
+        // explain 130: ExplainCommandTests.explainStopsOnCtrlC too.
         // 73 for a stdout that cannot be written, and 130 for a signal: `stdoutAndSignalCodes…` below.
         walked += Self.everyCommand.map { ($0, ExitStatus.cannotWrite) }
         walked += Self.everyCommand.filter { $0 != "list" && $0 != "bench" }.map { ($0, ExitStatus.interrupted) }

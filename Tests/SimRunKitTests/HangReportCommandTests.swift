@@ -67,7 +67,7 @@ import Testing
     @Test func everyHangOfTheBuiltInScenariosNamesItsSuspendedTasks() {
         var found: Set<String> = []
         for scenario in BuiltinScenarios.all {
-            // A variant that traps would end this process: its runs are `TrapsEverywhereTests`' business.
+            // A variant that traps would end this process: its runs are SimEngineTests' `FifoCrashTests`.
             for variant in scenario.variants where !variant.summary.contains("trap") && !variant.summary.contains("trips") {
                 let runs = [scenario.run(variant: variant.name, seed: 0, strategy: FIFOStrategy())]
                     + (1..<3).map { scenario.run(variant: variant.name, seed: $0, strategy: RandomStrategy()) }

@@ -10,4 +10,14 @@ public enum TestPlatform {
             false
         #endif
     }()
+
+    /// True where the task census reads the Swift runtime's task layout (asynchronous frames, what a
+    /// suspended task waits on): Linux on x86_64 and arm64, the layouts it was written against.
+    public static let readsTaskLayout: Bool = {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+            true
+        #else
+            false
+        #endif
+    }()
 }

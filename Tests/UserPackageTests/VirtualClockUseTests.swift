@@ -27,11 +27,7 @@ import Testing
     }
 
     /// Linux must interpose the clocks; elsewhere this runs only where the platform reports virtual clocks.
-    #if os(Linux)
-        static let expected = true
-    #else
-        static let expected = VirtualClocks.areVirtual
-    #endif
+    static let expected = TestPlatform.isLinux || VirtualClocks.areVirtual
 
     @Test(.enabled(if: expected, "the clocks stay real on this platform")) func stampsInsideARunAreVirtualTime() throws
     {

@@ -6,20 +6,29 @@
 /// level), `[a, b]` flow lists of scalars, `|` literal block scalars, quoted and plain scalars, and
 /// `#` comments. Anything else (anchors, aliases, flow maps, tags, `>` folding) is an error, never
 /// guessed at, so a manifest that leaves the subset fails its test instead of being misread.
-enum BlockYAML: Equatable, CustomStringConvertible {
+public enum BlockYAML: Equatable, CustomStringConvertible {
+    /// A plain or quoted scalar, or a literal block.
     case scalar(String)
+    /// A block or flow list.
     case list([BlockYAML])
+    /// A map, its keys in file order.
     case map([(key: String, value: BlockYAML)])
 
-    struct ParseError: Error, CustomStringConvertible {
-        var line: Int
-        var reason: String
-        var description: String { "line \(line): \(reason)" }
+    /// Text outside the subset, or malformed: the line and why.
+    public struct ParseError: Error, CustomStringConvertible {
+        /// The 1-based line.
+        public var line: Int
+        /// What is wrong there.
+        public var reason: String
+        /// `line N: reason`.
+        public var description: String { "line \(line): \(reason)" }
     }
 
-    static func == (a: BlockYAML, b: BlockYAML) -> Bool { a.description == b.description }
+    /// Equal when they print alike.
+    public static func == (a: BlockYAML, b: BlockYAML) -> Bool { a.description == b.description }
 
-    var description: String {
+    /// The node in flow style (for messages and equality).
+    public var description: String {
         switch self {
         case .scalar(let text): return "\"\(text)\""
         case .list(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
@@ -28,19 +37,19 @@ enum BlockYAML: Equatable, CustomStringConvertible {
     }
 
     /// The value under `key` of a map (nil when absent or not a map).
-    subscript(key: String) -> BlockYAML? {
+    public subscript(key: String) -> BlockYAML? {
         guard case .map(let pairs) = self else { return nil }
         return pairs.first { $0.key == key }?.value
     }
 
     /// The item at `index` of a list.
-    subscript(index: Int) -> BlockYAML? {
+    public subscript(index: Int) -> BlockYAML? {
         guard case .list(let items) = self, items.indices.contains(index) else { return nil }
         return items[index]
     }
 
     /// The value at a dotted path such as `spec.template.spec.containers.0.name`.
-    func at(_ path: String) -> BlockYAML? {
+    public func at(_ path: String) -> BlockYAML? {
         var node: BlockYAML? = self
         for part in path.split(separator: ".") {
             node = Int(part).flatMap { node?[$0] } ?? node?[String(part)]
@@ -48,18 +57,20 @@ enum BlockYAML: Equatable, CustomStringConvertible {
         return node
     }
 
-    var string: String? {
+    /// The scalar's text, if a scalar.
+    public var string: String? {
         guard case .scalar(let text) = self else { return nil }
         return text
     }
 
-    var items: [BlockYAML] {
+    /// The list's items (empty for anything else).
+    public var items: [BlockYAML] {
         guard case .list(let items) = self else { return [] }
         return items
     }
 
     /// Every document of a multi-document text.
-    static func documents(_ text: String) throws -> [BlockYAML] {
+    public static func documents(_ text: String) throws -> [BlockYAML] {
         var documents: [BlockYAML] = []
         var current: [(number: Int, text: String)] = []
         for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
