@@ -65,16 +65,8 @@ import Testing
     // MARK: The table, the sentence and the race
 
     @Test func theCommandPrintsTheTableOneSentenceTheTimelineAndTheRace() throws {
-        let directory = try makeTemporaryDirectory("explain")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let found = try SimrunProcess.run(
-            ["fuzz", "lost-input-navigation", "--seeds", "0..<500", "--out", "found", "--no-show"], in: directory)
-        #expect(found.status == 1, "\(found.stdout)\(found.stderr)")
-        let name = try #require(
-            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("found").path)
-                .filter { $0.hasSuffix(".simtrace") }.sorted().first)
-        let trace = directory.appendingPathComponent("found").appendingPathComponent(name).path
-        let run = try SimrunProcess.run(["explain", trace, "--runs", "40"], in: directory)
+        let trace = CommittedTraces.lostInput
+        let run = try SimrunProcess.run(["explain", trace, "--runs", "40"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let sentences = lines.filter { $0.hasPrefix("The bug became certain at decision") }
@@ -84,7 +76,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("  → ") && $0.contains("▶") })
         let race = try #require(lines.first { $0.hasPrefix("The race: decision ") }, "\(run.stdout)")
         #expect(race.contains(" overtook ") && race.contains("the failure goes away"), "\(race)")
-        let again = try SimrunProcess.run(["explain", trace, "--runs", "40", "--jobs", "1"], in: directory)
+        let again = try SimrunProcess.run(["explain", trace, "--runs", "40", "--jobs", "1"])
         #expect(again.stdout == run.stdout)
     }
 
