@@ -45,7 +45,7 @@ import Testing
         process.executableURL = SimrunProcess.executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        let handle = try #require(FileHandle(forWritingAtPath: stdout))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
         process.standardOutput = handle
         let errors = Pipe()
         process.standardError = errors

@@ -217,7 +217,7 @@ import Testing
             process.executableURL = Self.executable(build)
             process.arguments = ["replay", "--bisect", trace]
             process.currentDirectoryURL = directory
-            process.standardOutput = try #require(FileHandle(forWritingAtPath: full))
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: full))
             let errors = Pipe()
             process.standardError = errors
             process.standardInput = FileHandle.nullDevice
