@@ -172,6 +172,15 @@ let package = Package(
                 "ledger-recorded", "ledger-fixed", "ledger-moved", "ledger-asserting", "LedgerFixture",
             ]
         ),
+        // What README, the DocC catalogs and the engine recipes say is true: the outputs they show
+        // (run with the executables they name), the excerpts they quote, the manifest they give.
+        .testTarget(
+            name: "DocsTests",
+            dependencies: [
+                "SimRunKit", "SimEngine", "SimScenarios", "SimCapture", "SimTestSupport", "simrun", "simrun-example",
+                "ledger-recorded", "ledger-fixed", "ledger-moved", "ledger-asserting",
+            ]
+        ),
         // A user's package from the outside: public products only (and the temporary-file helper).
         .testTarget(
             name: "UserPackageTests",

@@ -15,8 +15,8 @@ import Testing
     }
 
     /// The long options a command's help lists (`--seeds`, `--out`, …), without `--help`/`--version`.
-    static func options(of command: String) -> [String] {
-        let (_, help) = simrun([command, "--help"])
+    static func options(of command: String) throws -> [String] {
+        let help = try SimrunProcess.run([command, "--help"]).stdout
         var options: [String] = []
         var inOptions = false
         for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -53,7 +53,7 @@ import Testing
         let article = try Self.text("Sources/SimRunKit/SimRunKit.docc/Commands.md")
         let synopsis = try Self.synopsis(of: command, in: article)
         #expect(!synopsis.isEmpty, "Commands.md has a synopsis of \(command)")
-        let options = Self.options(of: command)
+        let options = try Self.options(of: command)
         #expect(!options.isEmpty || command == "list" || command == "merge", "\(command)'s help lists options")
         for option in options {
             // The output options every printing command shares are listed once, in "Shared options".
@@ -104,7 +104,8 @@ import Testing
     @Test func reliabilityAgreesWithExplainOnCrashTraces() throws {
         let article = try Self.text("Sources/SimRunKit/SimRunKit.docc/Reliability.md")
         #expect(!article.contains("refuses a crash trace"), "explain explains crash traces")
-        let (status, output) = simrun(["explain", "--help"])
+        let help = try SimrunProcess.run(["explain", "--help"])
+        let (status, output) = (help.status, help.stdout)
         let flat = output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(status == 0 && flat.contains("A trace that ends in a crash is explained"), "\(output)")
     }
