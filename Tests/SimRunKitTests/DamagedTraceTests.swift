@@ -124,21 +124,16 @@ import Testing
                 h.formatVersion = version
                 tampered.append(("version\(version)", h))
             }
-            var h = source.header
-            h.scenario = "no-such-scenario"
-            tampered.append(("scenario", h))
-            h = source.header
-            h.variant = "no-such-variant"
-            tampered.append(("variant", h))
-            h = source.header
-            h.seed &+= 1
-            tampered.append(("seed", h))
-            h = source.header
-            h.strategy = "bogus:x=y"
-            tampered.append(("strategy", h))
-            h = source.header
-            h.scenario = ""
-            tampered.append(("emptyscenario", h))
+            let lies: [(String, (inout TraceHeader) -> Void)] = [
+                ("scenario", { $0.scenario = "no-such-scenario" }), ("variant", { $0.variant = "no-such-variant" }),
+                ("seed", { $0.seed &+= 1 }), ("strategy", { $0.strategy = "bogus:x=y" }),
+                ("emptyscenario", { $0.scenario = "" }),
+            ]
+            for (label, lie) in lies {
+                var h = source.header
+                lie(&h)
+                tampered.append((label, h))
+            }
             let body = Array(bytes[headerEnd...])
             for (label, header) in tampered {
                 let frame = try TraceWriter(inMemory: "h", header: header).bytes
@@ -165,63 +160,23 @@ import Testing
         ]
         // Oversized length and count fields: rejected by bound, never allocated.
         let oversized: [(String, (RecordBuffer) -> Void)] = [
-            (
-                "symbol-length",
-                {
-                    $0.byte(RecordTag.symbol)
-                    $0.varint(1)
-                    $0.varint(1 << 40)
-                    $0.byte(0x41)
-                }
-            ),
-            (
-                "symbol-id",
-                {
-                    $0.byte(RecordTag.symbol)
-                    $0.varint(1 << 50)
-                    $0.string("x")
-                }
-            ),
-            (
-                "field-count",
-                {
-                    $0.byte(RecordTag.explicitFieldCount << RecordTag.fieldShift)
-                    $0.varint(1 << 60)
-                }
-            ),
-            (
-                "seq-jump",
-                {
-                    $0.byte(RecordTag.seqJump)
-                    $0.varint(UInt64.max)
-                    $0.byte(0)
-                }
-            ),
-            (
-                "decision-count",
-                {
-                    $0.byte(RecordTag.decisionBase)
-                    $0.varint(0)
-                    $0.varint(1 << 40)
-                }
-            ),
+            ("symbol-length", { $0.byte(RecordTag.symbol); $0.varint(1); $0.varint(1 << 40); $0.byte(0x41) }),
+            ("symbol-id", { $0.byte(RecordTag.symbol); $0.varint(1 << 50); $0.string("x") }),
+            ("field-count", { $0.byte(RecordTag.explicitFieldCount << RecordTag.fieldShift); $0.varint(1 << 60) }),
+            ("seq-jump", { $0.byte(RecordTag.seqJump); $0.varint(UInt64.max); $0.byte(0) }),
+            ("decision-count", { $0.byte(RecordTag.decisionBase); $0.varint(0); $0.varint(1 << 40) }),
             (
                 "checkpoint-count",
-                {
-                    $0.byte(RecordTag.checkpoint)
-                    $0.varint(UInt64.max >> 1)
-                    $0.varint(1 << 62)
-                    $0.fixed64(0)
-                }
+                { $0.byte(RecordTag.checkpoint); $0.varint(UInt64.max >> 1); $0.varint(1 << 62); $0.fixed64(0) }
             ),
             (
                 "footer-message",
-                {
-                    $0.byte(RecordTag.footer)
-                    for _ in 0..<4 { $0.varint(0) }
-                    $0.byte(1)
-                    $0.string("o")
-                    $0.varint(1 << 45)
+                { out in
+                    out.byte(RecordTag.footer)
+                    for _ in 0..<4 { out.varint(0) }
+                    out.byte(1)
+                    out.string("o")
+                    out.varint(1 << 45)
                 }
             ),
         ]

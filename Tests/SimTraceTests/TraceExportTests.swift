@@ -4,20 +4,33 @@ import SimTestSupport
 import SimTrace
 import Testing
 
-@Suite struct ExportTests {
-    private func export(_ trace: String, _ format: String, in directory: URL) throws -> URL {
-        let out = directory.appendingPathComponent("export.\(format)")
-        let run = Understanding.simrun(["export", trace, "--format", format, "--out", out.path])
-        #expect(run.status == 0)
-        return out
+/// The exports (`simrun export`): Perfetto's JSON is well formed — a slice per job, a mark per
+/// decision and failure, flows with both ends, time never going back on a track — and JSON Lines
+/// read back, as a script would, give the trace's own events, decisions and digest. Over committed
+/// traces of three models. (The command's output and codes: SimRunKitTests' `ExportCommandTests`.)
+@Suite struct TraceExportTests {
+    /// The committed failing trace of `scenario`'s buggy variant.
+    private func committed(_ scenario: String) throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: CommittedTraces.directory)
+        let name = try #require(names.sorted().first { $0.hasPrefix("\(scenario)-buggy-") }, "no trace of \(scenario)")
+        return CommittedTraces.directory + "/" + name
+    }
+
+    /// What `exporter` writes for the trace at `path`, as one text.
+    private func export(_ path: String, perfetto: Bool) throws -> String {
+        let sink = MemoryExportSink()
+        let reader = try TraceReader(path: path)
+        if perfetto { try PerfettoExporter(reader: reader).write(to: sink) } else {
+            try JSONLinesExporter(reader: reader).write(to: sink)
+        }
+        return sink.text
     }
 
     @Test(arguments: ["lost-input-navigation", "element-update-reentrancy", "cart-login-barrier"])
     func perfettoJSONIsWellFormed(_ scenario: String) throws {
-        let directory = try makeTemporaryDirectory("export")
-        let trace = try Understanding.failingTrace(scenario, in: directory, seeds: "0..<2000")
-        let file = try export(trace, "perfetto", in: directory)
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let trace = try committed(scenario)
+        let text = try export(trace, perfetto: true)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let events = try #require(root["traceEvents"] as? [[String: Any]])
         let recorded = try TraceFile.load(path: trace)
 
@@ -72,11 +85,9 @@ import Testing
     }
 
     @Test func jsonLinesRoundTripToTheSameEventsAndDecisions() throws {
-        let directory = try makeTemporaryDirectory("export")
-        let trace = try Understanding.failingTrace("cart-login-barrier", in: directory, seeds: "0..<2000")
-        let file = try export(trace, "jsonl", in: directory)
+        let trace = try committed("cart-login-barrier")
         let recorded = try TraceFile.load(path: trace)
-        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let lines = try export(trace, perfetto: false).split(separator: "\n")
 
         let symbols = SymbolTable()
         var events: [Event] = []
@@ -115,18 +126,6 @@ import Testing
             #expect(
                 symbols[mine.label] == recorded.text(theirs.label) && symbols[mine.lane] == recorded.text(theirs.lane))
         }
-    }
-
-    @Test func exportToStdoutAndBadInput() throws {
-        let directory = try makeTemporaryDirectory("export")
-        let trace = try Understanding.failingTrace("counter-race", in: directory)
-        let run = Understanding.simrun(["export", trace, "--format", "jsonl"])
-        #expect(run.status == 0)
-        #expect(run.out.hasPrefix("{\"type\":\"schema\",\"schema\":\"simrun.jsonl/1\""))
-        #expect(
-            Understanding.simrun(["export", directory.appendingPathComponent("none").path, "--format", "jsonl"]).status
-                == 66)
-        #expect(Understanding.simrun(["export", trace, "--format", "svg"]).status == 64)
     }
 
     // MARK: Reading JSON Lines back, as a script would

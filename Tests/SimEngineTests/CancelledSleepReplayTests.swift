@@ -1,10 +1,10 @@
 import Foundation
 import SimCapture
 import SimCore
-import SimEngine
-import SimRunKit
 import SimTestSupport
 import Testing
+
+@testable import SimEngine
 
 /// Two tasks sleep 100 ms; the second's work must not run first. `fixed` cancels the second while it
 /// sleeps (at 50 ms), so its work never runs: its timer still fires at 100 ms, but as an empty job.
@@ -36,6 +36,7 @@ private final class SleepOrder: @unchecked Sendable {
 @Suite struct CancelledSleepReplayTests {
     @Test func aCancelledSleepsTimerIsNotTheRecordedWakeUpButShowsTheRaceRemoved() throws {
         let directory = try makeTemporaryDirectory("cancelled-sleep")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("sleepers.simtrace").path
         let seed = try #require(
             (UInt64(0)..<200).first {
@@ -63,12 +64,17 @@ private final class SleepOrder: @unchecked Sendable {
         // cancelled sleep's empty timer (never counted as the wake-up: no pass that tested nothing).
         // The second task's work never races the first's there: the fix removed the race, and a
         // campaign on `fixed` decides (issue #43).
-        let console = Console(capturing: true)
-        let status = SimRun.run(
-            arguments: ["replay", path, "--variant", "fixed"], scenarios: [sleepers], console: console)
-        let output = console.capturedOutput
-        #expect(status == ExitStatus.ok, "\(output)")
-        #expect(!output.contains("(all "), "\(output)")
-        #expect(output.contains("race removed: the fix removes the recorded race (decision "), "\(output)")
+        let report = try TraceReplay.decide(
+            ReplayRequest(trace: path, variant: "fixed"), catalog: ScenarioCatalog([sleepers]))
+        guard case .pass(let evidence?) = report.verdict else {
+            Issue.record("not a pass decided by a campaign: \(report.verdict)")
+            return
+        }
+        #expect(report.tally.followedDeviations < report.tally.deviations, "\(report.tally.line)")
+        // The one recorded departure, the second task's wake-up, is named as not followed.
+        #expect(evidence.unfollowed.count == 1, "\(evidence)")
+        #expect(evidence.unfollowed.first?.summary.hasPrefix("\(created.last ?? "")/resume#1 before ") == true)
+        #expect(evidence.failures == 0, "\(evidence)")
+        #expect(evidence.line(variant: "fixed").hasPrefix("the fix removes the recorded race (decision "))
     }
 }
