@@ -10,7 +10,7 @@ import Testing
 /// the job it trapped in and the functions it trapped in, the message compared only where both
 /// crashes have one (an optimized build dies of a signal without a message). And a crash recorded in
 /// a child of `ledger-recorded` (`crash-site`) keeps its message and where it trapped in its footer.
-/// (CrashIdentityTests in SimRunKitTests runs that executable as an optimized build would trap.)
+/// (OptimizedBuildCrashTests in SimRunKitTests runs that executable as an optimized build would trap.)
 @Suite struct CrashPlaceTests {
     // MARK: The rule
 

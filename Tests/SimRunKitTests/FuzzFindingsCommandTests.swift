@@ -172,7 +172,7 @@ import Testing
         let directory = try makeTemporaryDirectory("charged-crash")
         defer { try? FileManager.default.removeItem(at: directory) }
         let fuzz = try SimrunProcess.run(
-            executable: CrashIdentityTests.executable(),
+            executable: OptimizedBuildCrashTests.executable(),
             ["fuzz", "charged-crash", "--strategy", "random", "--seeds", "16", "--no-show", "--out", "out"],
             in: directory, timeout: 600)
         #expect(fuzz.status == 1, "\(fuzz.stdout)\(fuzz.stderr)")

@@ -8,7 +8,7 @@ import Testing
 /// the same job does (another crash). The variable reaches the executable only through its
 /// environment, so these run it as a process; the rule itself (`CrashPlace`) and the recorded
 /// frames are SimEngineTests' CrashPlaceTests.
-@Suite struct CrashIdentityTests {
+@Suite struct OptimizedBuildCrashTests {
 
     static func executable() -> URL {
         SimrunProcess.executable.deletingLastPathComponent().appendingPathComponent("ledger-recorded")
