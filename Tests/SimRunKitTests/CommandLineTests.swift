@@ -6,19 +6,6 @@ import SimScenarios
 import SimTestSupport
 import Testing
 
-/// Runs a command line in-process over the built-in scenarios, capturing what it prints.
-/// A `run` without `--out` or `--failure-dir` writes its failing trace to a temporary directory, not
-/// into the package.
-func simrun(_ arguments: [String], scenarios: [Scenario] = BuiltinScenarios.all) -> (Int32, String) {
-    var arguments = arguments
-    if arguments.first == "run" && !arguments.contains("--out") && !arguments.contains("--failure-dir") {
-        arguments += ["--failure-dir", TemporaryFiles.root.appendingPathComponent("run-failures").path]
-    }
-    let console = Console(capturing: true)
-    let status = SimRun.run(arguments: arguments, scenarios: scenarios, console: console)
-    return (status, console.capturedLines.joined(separator: "\n"))
-}
-
 @Suite struct CommandLineTests {
     @Test func listShowsEveryScenarioAndVariant() {
         let (status, output) = simrun(["list"])

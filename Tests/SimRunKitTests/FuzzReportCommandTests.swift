@@ -91,15 +91,14 @@ import Testing
     @Test func fromTakesTheScenarioFromTheTraceAndIsRequiredOtherwise() throws {
         let directory = try makeTemporaryDirectory("fuzz-from")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let trace = try Understanding.failingTrace("counter-race", in: directory)
-        let run = Understanding.simrun([
+        let trace = try failingTrace("counter-race", in: directory)
+        let (_, output) = simrun([
             "fuzz", "--from", trace, "--keep", "1", "--seeds", "0..<50", "--out", directory.path, "--no-show",
         ])
-        #expect(run.lines.contains { $0.contains("fuzz counter-race/buggy") && $0.contains("keeping 1 of") }, "\(run.out)")
-        #expect(Understanding.simrun(["fuzz", "--seeds", "5"]).status == 64)
-        #expect(Understanding.simrun(["fuzz", "counter-race", "--keep", "1"]).status == 64)
-        #expect(
-            Understanding.simrun(["fuzz", "--from", directory.appendingPathComponent("nope.simtrace").path]).status
-                == 66)
+        let lines = output.split(separator: "\n")
+        #expect(lines.contains { $0.contains("fuzz counter-race/buggy") && $0.contains("keeping 1 of") }, "\(output)")
+        #expect(simrun(["fuzz", "--seeds", "5"]).0 == 64)
+        #expect(simrun(["fuzz", "counter-race", "--keep", "1"]).0 == 64)
+        #expect(simrun(["fuzz", "--from", directory.appendingPathComponent("nope.simtrace").path]).0 == 66)
     }
 }

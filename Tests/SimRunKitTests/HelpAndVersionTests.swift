@@ -13,14 +13,17 @@ import Testing
         #expect(output.stdout == SimRunVersion.current + "\n")
     }
 
+    /// A user's executable names itself in help, usage and error messages (issue #12: its `--help`
+    /// said `USAGE: simrun`): the name given to `SimRun.run`, and a built executable's own.
     @Test func helpNamesTheProgramBeingRun() throws {
-        let console = Console(capturing: true)
-        let status = SimRun.run(
-            arguments: ["fuzz", "--help"], scenarios: BuiltinScenarios.all, console: console, programName: "my-tool")
+        let (status, help) = simrun(["--help"], scenarios: [], programName: "shopsim")
         #expect(status == 0)
-        let help = console.capturedOutput
-        #expect(help.contains("USAGE: my-tool fuzz"), "\(help)")
+        #expect(help.contains("USAGE: shopsim"), "\(help)")
         #expect(!help.contains("USAGE: simrun"), "\(help)")
+        #expect(simrun(["fuzz", "--help"], scenarios: [], programName: "shopsim").1.contains("USAGE: shopsim fuzz"))
+        let unknown = simrun(["run", "no-such"], scenarios: [], programName: "shopsim")
+        #expect(unknown.0 == 64)
+        #expect(unknown.1.contains("shopsim: unknown scenario 'no-such'"), "\(unknown.1)")
 
         let example = SimrunProcess.executable.deletingLastPathComponent().appendingPathComponent("simrun-example")
         let root = try SimrunProcess.run(executable: example, ["--help"])

@@ -11,9 +11,8 @@ import Testing
 @Suite struct JSONResultTests {
     /// Runs in-process and returns the exit status and what went to stdout, line by line.
     static func stdout(_ arguments: [String]) -> (Int32, [String]) {
-        let console = Console(capturing: true)
-        let status = SimRun.run(arguments: arguments, scenarios: BuiltinScenarios.all, console: console)
-        return (status, console.capturedLines.filter { !$0.hasPrefix("err: ") })
+        let (status, output) = simrun(arguments)
+        return (status, stdoutLines(output))
     }
 
     /// The one JSON object a command printed, checked against the fields every document has.
