@@ -52,6 +52,24 @@ private let eitherFirst = Scenario(
         ).run()
         #expect(again.findings.map(\.path) == result.findings.map(\.path))
     }
+
+    /// Shrinking (on by default in `fuzz`) keeps the two findings apart: each is saved under its own
+    /// name. (The shrinker keeps to the oracle, so a shrunk finding may carry the other message:
+    /// ShrunkFindingVerdictTests.)
+    @Test func distinctFailuresStayApartWhenShrunk() throws {
+        let directory = try makeTemporaryDirectory("finding-campaign-shrunk")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plan = RunPlan.probed(scenario: eitherFirst, variant: "v", strategy: StrategySpec(kind: .random))
+        var configuration = Fuzzer.Configuration(seeds: 0..<40, jobs: 1)
+        configuration.keepGoing = true
+        let result = try FindingCampaign(
+            plan: plan, configuration: configuration,
+            options: .init(directory: directory.path, shrink: true, isolation: .inProcess)
+        ).run()
+        #expect(Set(result.findings.map(\.foundVerdict.message)) == ["a ran first", "b ran first"])
+        let saved = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".simtrace") }
+        #expect(saved.count == 2, "\(saved)")
+    }
 }
 
 /// What an observer heard, in order.

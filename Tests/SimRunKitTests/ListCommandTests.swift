@@ -1,5 +1,6 @@
 import Foundation
 import SimBenchmarks
+import SimScenarios
 import SimTestSupport
 import Testing
 
@@ -14,7 +15,11 @@ import Testing
         #expect(!grouped.stdout.contains("lost-input-navigation"))
         let plain = try SimrunProcess.run(["list"])
         #expect(!plain.stdout.contains("account_bad"))
-        #expect(plain.stdout.contains("lost-input-navigation"))
+        // Every app scenario and each of its variants.
+        for scenario in BuiltinScenarios.all where scenario.group == nil {
+            #expect(plain.stdout.contains(scenario.name))
+            for variant in scenario.variants { #expect(plain.stdout.contains(variant.name), "\(variant.name)") }
+        }
     }
 
     @Test func anUnknownGroupIsAUsageError() throws {

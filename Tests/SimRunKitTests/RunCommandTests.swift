@@ -2,9 +2,28 @@ import Foundation
 import SimTestSupport
 import Testing
 
-/// `simrun run`: the seed a campaign reports fails again with `run` as printed (run and fuzz share
-/// one default strategy, which its help names).
+/// `simrun run`: a failure exits 1, saves its trace and prints the command that replays it; the seed
+/// a campaign reports fails again with `run` as printed (run and fuzz share one default strategy,
+/// which its help names).
 @Suite struct RunCommandTests {
+    @Test func runExitsOneOnAFailureAndPrintsTheReplayCommand() throws {
+        let directory = try makeTemporaryDirectory()
+        let failing = (0..<50).lazy.compactMap { seed -> (UInt64, String)? in
+            let (status, output) = simrun([
+                "run", "counter-race", "--variant", "buggy", "--seed", "\(seed)", "--strategy", "random",
+                "--failure-dir", directory.path,
+            ])
+            return status == 1 ? (UInt64(seed), output) : nil
+        }.first
+        let (seed, output) = try #require(failing)
+        #expect(output.contains("no lost update"))
+        #expect(output.contains("simrun replay"))
+        let path = directory.appendingPathComponent("counter-race-buggy-seed\(seed).simtrace").path
+        #expect(FileManager.default.fileExists(atPath: path))
+        let fixed = simrun(["run", "counter-race", "--variant", "fixed", "--seed", "\(seed)", "--strategy", "random"])
+        #expect(fixed.0 == 0)
+    }
+
     @Test func theSeedFuzzReportsFailsAgainWithRunAsPrinted() throws {
         let run = try SimrunProcess.run(["run", "lost-input-navigation", "--seed", "\(LostInputFixture.seed)"])
         #expect(run.status == 1, "run and fuzz share one default strategy: \(run.stdout)\(run.stderr)")

@@ -3,10 +3,20 @@ import SimCapture
 import SimTestSupport
 import Testing
 
-/// `simrun show` reads an actor's job as "task X calls actor A.method" (the method named by the
+/// `simrun show` marks what matters in a trace and reads an actor's job as "task X calls actor A.method" (the method named by the
 /// caller's resume functions, read from the runtime), and `export` and `explain` name it the same
 /// way. Which task an actor's job runs: SimEngineTests' `ActorCallerTests`.
 @Suite struct ShowCommandTests {
+    /// The committed lost-input trace: its oracle failure highlighted, its departures from fifo marked.
+    @Test func showMarksDeviationsAndTheOracleFailure() throws {
+        let shown = try SimrunProcess.run(["show", CommittedTraces.lostInput])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("!! ") && $0.contains("typed-text-kept") }, "the failure is highlighted")
+        #expect(lines.contains { $0.hasPrefix(" *") && $0.contains("decision") }, "a departure from fifo is marked")
+        #expect(shown.stdout.contains("verdict: FAIL — typed-text-kept"))
+    }
+
     @Test func showExportAndExplainSayWhichTaskCallsWhichActorMethod() throws {
         let directory = try makeTemporaryDirectory("actor-show")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -42,6 +42,7 @@ import Testing
         (["fuzz", "counter-race", "--time", "1y"], "as 30, 30s, 5m or 2h"),
         (["fuzz", "counter-race", "--shard", "5/4"], "1 <= K <= N (got 5/4)"),
         (["show", "x.simtrace", "--limit", "-1"], "a whole number, 0 or more"),
+        (["run", "counter-race", "--variant", "nope"], "has no variant 'nope' (variants: buggy, fixed"),
     ])
     func badValuesAreUsageErrorsNamingTheFlag(arguments: [String], message: String) throws {
         let run = try SimrunProcess.run(arguments)
