@@ -101,54 +101,27 @@ import Testing
         #expect((document["error"] as? String)?.contains("/nonexistent/x.simtrace") == true)
     }
 
+    /// `--quiet` prints the verdict line on stdout and nothing on stderr (no opening line), for a
+    /// failing and a passing campaign and a run.
     @Test func quietPrintsOnlyTheVerdictLine() throws {
         let directory = try makeTemporaryDirectory("quiet")
-        let out = directory.appendingPathComponent("out").path
-        let (status, lines) = Self.stdout(["fuzz", "lost-input-navigation", "--quiet", "--out", out])
-        #expect(status == 1)
-        #expect(lines.count == 1, "\(lines)")
-        #expect(lines.first?.hasPrefix("fuzz lost-input-navigation/buggy: FAIL — 1 distinct failure") == true)
-        let (runStatus, run) = Self.stdout(["run", "counter-race", "--variant", "fixed", "-q"])
-        #expect(runStatus == 0 && run.count == 1 && run.first?.contains(": pass — ") == true, "\(run)")
-    }
-
-    /// Any report of a campaign encodes the same way (a shard's result file will be one).
-    struct ShardReport: CampaignReport {
-        var schedules = 40
-        var failures = 3
-        var seconds = 0.5
-        var exhausted = false
-        var coverage: [(goal: String, runs: Int)] = [("navigated", 40)]
-        var distinctFailures = [
-            CampaignFinding(verdict: .fail(oracle: "kept", message: "lost 2 of 3"), seed: 7, occurrences: 3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases: [([String], Int32, String)] = [
+            (
+                ["fuzz", "lost-input-navigation", "--quiet", "--out", "out"], 1,
+                "fuzz lost-input-navigation/buggy: FAIL — 1 distinct failure"
+            ),
+            (["fuzz", "counter-race", "--variant", "fixed", "--seeds", "3", "-q"], 0, "fuzz counter-race/fixed: "),
+            (["run", "counter-race", "--variant", "fixed", "-q"], 0, "counter-race/fixed seed 0 "),
         ]
-    }
-
-    @Test func anyCampaignReportEncodesAsTheFuzzDocumentDoes() throws {
-        let crash = CampaignFinding(verdict: .crashed("trap"), seed: 9, occurrences: 1)
-        let members = CampaignJSON.members(of: ShardReport(), also: [crash], exhaustive: true) { finding in
-            [.init("trace", .string("t-\(finding.seed).simtrace"))]
+        for (arguments, status, prefix) in cases {
+            let output = try SimrunProcess.run(arguments, in: directory)
+            #expect(output.status == status, "\(arguments): \(output.stdout)\(output.stderr)")
+            #expect(output.stderr.isEmpty, "\(arguments): no opening line: \(output.stderr)")
+            let lines = output.stdout.split(separator: "\n")
+            #expect(lines.count == 1 && lines.first?.hasPrefix(prefix) == true, "\(arguments): \(lines)")
+            #expect(status == 1 || lines.first?.contains(": pass — ") == true, "\(arguments): \(lines)")
         }
-        let text = JSONValue.object(members).text
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(object["schedules"] as? NSNumber == 40 && object["rate"] as? NSNumber == 80)
-        #expect(object["distinct"] as? NSNumber == 2 && object["exhausted"] as? Bool == false)
-        let findings = try #require(object["findings"] as? [[String: Any]])
-        #expect(findings.map { $0["signature"] as? String } == ["kept: lost # of #", "crashed: trap"])
-        #expect(findings.map { $0["trace"] as? String } == ["t-7.simtrace", "t-9.simtrace"])
-        #expect((object["sometimes"] as? [[String: Any]])?.first?["runs"] as? NSNumber == 40)
-    }
-
-    @Test func jsonValuesAreSpelledStably() {
-        let value = JSONValue.object([
-            "text": .string("a \"quoted\"\nline"), "n": .int(-3), "u": .unsigned(UInt64.max),
-            "x": .number(2.50, decimals: 3), "tiny": .number(0.0004, decimals: 3), "none": .null,
-            "list": .array([.bool(true), .number(.nan, decimals: 2)]),
-        ])
-        #expect(
-            value.text
-                == #"{"text":"a \"quoted\"\nline","n":-3,"u":18446744073709551615,"x":2.5,"tiny":0,"none":null,"list":[true,0]}"#
-        )
     }
 
     @Test func usageErrorsOfTheParserAreStillOneJSONDocument() throws {

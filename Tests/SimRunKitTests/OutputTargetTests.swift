@@ -232,11 +232,4 @@ import Testing
         #expect(documents.count == 1, "one document: \(documents)")
         #expect(documents.first?.contains("\"exitCode\":73") == true, "\(documents)")
     }
-
-    @Test func quietPrintsOnlyTheVerdictLine() throws {
-        let output = try SimrunProcess.run(["fuzz", "counter-race", "--variant", "fixed", "--seeds", "3", "-q"])
-        #expect(output.status == 0)
-        #expect(output.stderr.isEmpty, "no opening line: \(output.stderr)")
-        #expect(output.stdout.split(separator: "\n").count == 1, "\(output.stdout)")
-    }
 }
