@@ -71,6 +71,33 @@ import Testing
         #expect(!shown.contains { $0.contains(" ? ") || $0.hasSuffix(" ?") }, "\(text)")
     }
 
+    /// A job that emits `text`, then one that emits `after`: two builds of it have the same events but one's content.
+    static func noting(_ text: String) -> Scenario {
+        Scenario(name: "noting", summary: "one note", variants: [.init("v", "")]) { simulation, _ in
+            simulation.post(on: "main", "note") { simulation.emit("note.text", text) }
+            simulation.post(on: "main", "after") { simulation.emit("note.text", "after") }
+        }
+    }
+
+    /// Same length, same verdict, one event's content changed: a divergence at that event, never
+    /// "identical" (the generated mutant M27, a comparison that matched every event, passed the others).
+    @Test func anEventWhoseContentChangedIsADivergenceAtThatEvent() throws {
+        let directory = try makeTemporaryDirectory("record-content")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("note.simtrace").path
+        let recorded = try Self.record(Self.noting("left"), "v", seed: 0, StrategySpec(kind: .fifo), to: path)
+        #expect(recorded.verdict == .pass)
+        #expect(try Self.decide(path, [Self.noting("left")]).verdict == .identical)
+        let report = try Self.decide(path, [Self.noting("right")])
+        guard case .diverged(let event, let lines) = report.verdict else {
+            Issue.record("not a divergence: \(report.verdict)")
+            return
+        }
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("note.text left") && text.contains("note.text right"), "\(text)")
+        #expect(event < recorded.eventCount, "at the changed event, not at the end: \(event)")
+    }
+
     /// A run that ends before its recording: the context shows the last matched events, then the
     /// recorded event the run never reached (the generated mutant G0623 showed the first ones).
     @Test func aRunShorterThanItsRecordingShowsTheEventsJustBeforeTheDifference() throws {

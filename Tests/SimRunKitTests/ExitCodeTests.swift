@@ -149,11 +149,11 @@ import Testing
                 #expect(!errors.isEmpty, "a failing command says why: \(entry.arguments)")
             }
         }
-        // Codes that need a process of their own: 130 (a signal), bench 0 and 73 (its recording child,
-        // a temporary directory from $TMPDIR).
+        // Codes that need a process of their own: 130 (a signal: fuzz in InterruptionTests), bench 0
+        // and 73 (its recording child, a temporary directory from $TMPDIR).
         var walked = cases.map { ($0.command, $0.code) }
         walked += [("fuzz", 130), ("bench", 0), ("bench", 73), ("bench", 130)]
-        // explain 130: ExplainCommandTests.explainStopsOnCtrlC too.
+        // explain and bench 130: InterruptionTests.longCommandsEndAtTheFirstSignalWithOneThirty too.
         // 73 for a stdout that cannot be written, and 130 for a signal: `stdoutAndSignalCodes…` below.
         walked += Self.everyCommand.map { ($0, ExitStatus.cannotWrite) }
         walked += Self.everyCommand.filter { $0 != "list" && $0 != "bench" }.map { ($0, ExitStatus.interrupted) }
@@ -208,58 +208,25 @@ import Testing
             ["show", fifo], ["explain", fifo], ["export", fifo, "--format", "jsonl"], ["merge", resultFIFO],
         ]
         for arguments in waiting {
-            let process = Process()
-            process.executableURL = SimrunProcess.executable
-            process.arguments = arguments
-            process.currentDirectoryURL = directory
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            #if os(Linux)
-                try InterruptionTests().waitForCaught(process)  // then blocked on the FIFO, or about to be
-            #else
-                Thread.sleep(forTimeInterval: 1)
-            #endif
+            let process = try SimrunProcess.start(arguments, in: directory)
+            // Then blocked on the FIFO, or about to be.
+            if !SimrunProcess.waitUntilHandlingSignals(process) { Thread.sleep(forTimeInterval: 1) }
             kill(process.processIdentifier, SIGINT)
-            // Polled, not waited on: a process that ignores the signal fails the test instead of hanging it.
-            let deadline = Date().addingTimeInterval(30)
-            while process.isRunning && Date() < deadline { usleep(2_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            SimrunProcess.waitForExit(process, killingAfter: 30)
             #expect(
                 process.terminationReason == .exit && process.terminationStatus == 130, "\(arguments)")
         }
     }
 
-    @Test func fuzzExitsOneHundredThirtyWhenInterruptedWithNothingFound() throws {
-        let directory = try makeTemporaryDirectory("exit-130")
-        let process = Process()
-        process.executableURL = SimrunProcess.executable
-        process.arguments = ["fuzz", "counter-race", "--variant", "fixed", "--time", "60", "--out", "out"]
-        process.currentDirectoryURL = directory
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        // The opening line on stderr says the campaign is under way (its handlers are installed).
-        _ = errors.fileHandleForReading.availableData
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-    }
-
     @Test func benchExitsZeroAndSeventyThreeWhenItCannotMakeItsDirectory() throws {
         let quick = try SimrunProcess.run(["bench", "--quick", "--only", "kernel"], timeout: 300)
         #expect(quick.status == 0, "\(quick.stderr)")
-        let process = Process()
-        process.executableURL = SimrunProcess.executable
-        process.arguments = ["bench", "--quick", "--only", "kernel"]
-        process.environment = ["TMPDIR": "/proc/simrun-nowhere"]
+        let directory = try makeTemporaryDirectory("bench-73")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try SimrunProcess.start(
+            ["bench", "--quick", "--only", "kernel"], in: directory, environment: ["TMPDIR": "/proc/simrun-nowhere"],
+            stderr: errors)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 73, "\(message)")

@@ -46,22 +46,6 @@ import Testing
         #expect(explain.stdout.contains("CRASH: a run of this explain trapped"), "\(explain.stdout)")
     }
 
-    /// `explain` runs in a guarded child: Ctrl-C is passed on, and the command ends with 130.
-    @Test func explainStopsOnCtrlC() throws {
-        let process = Process()
-        process.executableURL = SimrunProcess.executable
-        process.arguments = ["explain", CommittedTraces.lostInput, "--runs", "1000000"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
-        kill(process.processIdentifier, SIGINT)
-        let start = Date()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130)
-        #expect(Date().timeIntervalSince(start) < 10, "it stops, not hangs")
-    }
-
     // MARK: The table, the sentence and the race
 
     @Test func theCommandPrintsTheTableOneSentenceTheTimelineAndTheRace() throws {

@@ -82,17 +82,9 @@ import Testing
             let directory = try makeTemporaryDirectory("orphans")
             defer { try? FileManager.default.removeItem(at: directory) }
             let marker = "SIMRUN_TEST_MARKER=\(UUID().uuidString)"
-            let process = Process()
-            process.executableURL = SimrunProcess.executable
-            process.arguments = ["fuzz", "unruly-counter", "--variant", "stuck", "--seeds", "0..<400", "--jobs", "2"]
-            process.currentDirectoryURL = directory
-            var environment = ProcessInfo.processInfo.environment
-            environment["TMPDIR"] = directory.path
-            environment["SIMRUN_TEST_MARKER"] = String(marker.split(separator: "=")[1])
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try SimrunProcess.start(
+                ["fuzz", "unruly-counter", "--variant", "stuck", "--seeds", "0..<400", "--jobs", "2"], in: directory,
+                environment: ["TMPDIR": directory.path, "SIMRUN_TEST_MARKER": String(marker.split(separator: "=")[1])])
             // Wait until the workers run, and give one time to get stuck (seed 2 is a stuck one).
             let started = Date()
             while workers(marked(marker)).isEmpty && Date().timeIntervalSince(started) < 60 { usleep(50_000) }

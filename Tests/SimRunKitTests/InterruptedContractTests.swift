@@ -49,17 +49,11 @@ import Testing
     static func start(
         _ arguments: [String], in directory: URL, executable: URL = SimrunProcess.executable
     ) throws -> Started {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try SimrunProcess.start(
+            arguments, executable: executable, in: directory, environment: ["TMPDIR": directory.path], stdout: out,
+            stderr: err)
         if !SimrunProcess.waitUntilHandlingSignals(process) { Thread.sleep(forTimeInterval: 0.5) }
         return Started(process: process, out: out, err: err)
     }

@@ -7,18 +7,13 @@ import Testing
 /// Ctrl-C or SIGTERM stops `fuzz` within a second with the summary of what ran; SIGKILL never leaves
 /// a partial trace under a final name.
 @Suite(.serialized) struct InterruptionTests {
+    /// `simrun arguments` started in `directory` with `TMPDIR` there (a process killed mid-way cannot
+    /// remove its temporary files, nor can a child that dies of SIGPIPE when its parent is killed:
+    /// they are removed with the directory), and a pipe from its stdout.
     func start(_ arguments: [String], in directory: URL, stderr: Pipe? = nil) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = SimrunProcess.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        // A process killed mid-way cannot remove its temporary files (nor can a child that dies of
-        // SIGPIPE when its parent is killed): they go to the test's directory, removed with it.
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
         let out = Pipe()
-        process.standardOutput = out
-        process.standardError = stderr ?? FileHandle.nullDevice
-        try process.run()
+        let process = try SimrunProcess.start(
+            arguments, in: directory, environment: ["TMPDIR": directory.path], stdout: out, stderr: stderr)
         return (process, out)
     }
 
@@ -68,11 +63,7 @@ import Testing
         for arguments in [["explain", trace, "--runs", "1000000"], ["bench"]] {
             let err = Pipe()
             let (process, out) = try start(arguments, in: directory, stderr: err)
-            #if os(Linux)
-                try waitForCaught(process)
-            #else
-                Thread.sleep(forTimeInterval: 1)
-            #endif
+            if !SimrunProcess.waitUntilHandlingSignals(process) { Thread.sleep(forTimeInterval: 1) }
             Thread.sleep(forTimeInterval: 0.3)  // well into the work
             let sent = ContinuousClock.now
             kill(process.processIdentifier, signal)
@@ -89,21 +80,6 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp-") }
         #expect(left.isEmpty, "no temporary file left: \(left)")
     }
-
-    #if os(Linux)
-        /// Returns once the process catches SIGINT and SIGTERM (/proc's SigCgt).
-        func waitForCaught(_ process: Process) throws {
-            let wanted: UInt64 = (1 << UInt64(SIGINT - 1)) | (1 << UInt64(SIGTERM - 1))
-            while process.isRunning {
-                let status =
-                    (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-                let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
-                    .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
-                if let caught, caught & wanted == wanted { return }
-                usleep(1_000)
-            }
-        }
-    #endif
 
     @Test func sigkillLeavesOnlyCompleteTraces() throws {
         let directory = try makeTemporaryDirectory("sigkill")

@@ -39,18 +39,15 @@ import Testing
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 
-    /// Runs the simrun executable in `directory` with stdout going to the file at `stdout`.
-    static func run(_ arguments: [String], in directory: URL, stdout: String) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = SimrunProcess.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
+    /// Runs `executable` (by default simrun) in `directory` with stdout going to the file at `stdout`;
+    /// its status and stderr.
+    static func run(
+        _ arguments: [String], in directory: URL, stdout: String, executable: URL = SimrunProcess.executable
+    ) throws -> (Int32, String) {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stdout))
-        process.standardOutput = handle
         let errors = Pipe()
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try SimrunProcess.start(
+            arguments, executable: executable, in: directory, stdout: handle, stderr: errors)
         let text = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         try handle.close()

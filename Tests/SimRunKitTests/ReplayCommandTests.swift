@@ -213,18 +213,9 @@ import Testing
         let full = try #require(OutputTargetTests.device("fakefull", minor: 7, in: directory), "mknod /dev/full's twin")
         let trace = try Self.recordLedgerFailure(in: directory)
         for build in ["ledger-recorded", "ledger-fixed"] {
-            let process = Process()
-            process.executableURL = Self.executable(build)
-            process.arguments = ["replay", "--bisect", trace]
-            process.currentDirectoryURL = directory
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: full))
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 128, "\(build): \(text)")
+            let (status, text) = try OutputTargetTests.run(
+                ["replay", "--bisect", trace], in: directory, stdout: full, executable: Self.executable(build))
+            #expect(status == 128, "\(build): \(text)")
             #expect(text.contains("cannot write to stdout"), "\(text)")
         }
     }
@@ -232,28 +223,16 @@ import Testing
     /// Runs `git <arguments>` in `directory` with no user or system configuration, as a fixed author.
     @discardableResult
     static func git(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in [
+        let environment = [
             "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "HOME": directory.path,
             "GIT_AUTHOR_NAME": "simrun", "GIT_AUTHOR_EMAIL": "simrun@example.invalid",
             "GIT_COMMITTER_NAME": "simrun", "GIT_COMMITTER_EMAIL": "simrun@example.invalid",
             "GIT_AUTHOR_DATE": "2026-11-28T00:00:00Z", "GIT_COMMITTER_DATE": "2026-11-28T00:00:00Z",
-        ] {
-            environment[key] = value
-        }
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        ]
+        let git = try SimrunProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/env"), ["git"] + arguments, in: directory,
+            environment: environment)
+        return (git.status, git.stdout + git.stderr)
     }
 
     /// `replay --bisect` under a real `git bisect run` (issue #43), as ReplayingOnAnotherBuild.md's
@@ -310,17 +289,11 @@ import Testing
         LostInputFixture.record(to: trace)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: trace))
         for arguments in [["replay", "/dev/stdin"], ["explain", "/dev/stdin", "--runs", "3"]] {
-            let process = Process()
-            process.executableURL = SimrunProcess.executable
-            process.arguments = arguments
-            process.currentDirectoryURL = directory
-            process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": directory.path]) { $1 }
             let input = Pipe()
             let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
+            let process = try SimrunProcess.start(
+                arguments, in: directory, environment: ["TMPDIR": directory.path], stdin: input, stdout: output,
+                stderr: output)
             input.fileHandleForWriting.write(bytes)
             try input.fileHandleForWriting.close()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

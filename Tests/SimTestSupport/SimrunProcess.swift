@@ -42,12 +42,7 @@ public struct SimrunProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let environment {
-            let inherited = ProcessInfo.processInfo.environment.filter { name, _ in
-                !name.hasPrefix("SLURM_") && !name.hasPrefix("SIMRUN_SHARD") && name != "JOB_COMPLETION_INDEX"
-            }
-            process.environment = inherited.merging(environment) { $1 }
-        }
+        if let environment { process.environment = adding(environment) }
         let scratch = directory == nil ? try makeTemporaryDirectory("simrun-cwd") : nil
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
         process.currentDirectoryURL = directory ?? scratch
@@ -79,6 +74,47 @@ public struct SimrunProcess {
         return Output(
             status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
             stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+
+    /// This process's environment with `environment` added and every batch engine's shard variable
+    /// removed.
+    static func adding(_ environment: [String: String]) -> [String: String] {
+        let inherited = ProcessInfo.processInfo.environment.filter { name, _ in
+            !name.hasPrefix("SLURM_") && !name.hasPrefix("SIMRUN_SHARD") && name != "JOB_COMPLETION_INDEX"
+        }
+        return inherited.merging(environment) { $1 }
+    }
+
+    /// Starts `executable` (by default `simrun`) with `arguments` in `directory` and returns it
+    /// running, for a test that signals it, feeds its stdin or sends its output to a file, a device
+    /// or a FIFO. `environment` is added as `run` adds it; each stream is the null device unless a
+    /// `Pipe` or `FileHandle` is given.
+    public static func start(
+        _ arguments: [String], executable: URL = SimrunProcess.executable, in directory: URL,
+        environment: [String: String]? = nil, stdin: Any? = nil, stdout: Any? = nil, stderr: Any? = nil
+    ) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        if let environment { process.environment = adding(environment) }
+        process.standardInput = stdin ?? FileHandle.nullDevice
+        process.standardOutput = stdout ?? FileHandle.nullDevice
+        process.standardError = stderr ?? FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Waits for `process` to end, killing it after `seconds` so that a process that ignores a
+    /// signal fails the test instead of hanging it; false when it had to be killed.
+    @discardableResult
+    public static func waitForExit(_ process: Process, killingAfter seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        let ended = !process.isRunning
+        if !ended { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return ended
     }
 
     public struct TimedOut: Error, CustomStringConvertible {
