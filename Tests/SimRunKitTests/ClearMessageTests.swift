@@ -3,8 +3,8 @@ import SimTestSupport
 import Testing
 
 /// Each message says what is wrong and what to do (#44, N14): a mistyped scenario gets a suggestion,
-/// merge names what it could not use, a write error names its file once and says why, a temporary
-/// directory problem says `TMPDIR`, and help says what a default is.
+/// a write error names its file once and says why, a temporary directory problem says `TMPDIR`, and
+/// help says what a default is. (What merge could not use: MergeChecksTests.)
 @Suite struct ClearMessageTests {
     @Test(arguments: [
         ("LOST-INPUT-NAVIGATION", "did you mean 'lost-input-navigation'?"),
@@ -25,37 +25,6 @@ import Testing
         let (status, output) = simrun(["run", "zzzz"])
         #expect(status == 64)
         #expect(!output.contains("did you mean"), "\(output)")
-    }
-
-    /// A result deeper than merge searches is named, with what to do; shards of different counts are
-    /// named as such; the same file given twice is merged once.
-    @Test func mergeSaysWhatItCouldNotUse() throws {
-        let directory = try makeTemporaryDirectory("merge-messages")
-        let path = { (name: String) in directory.appendingPathComponent(name).path }
-        func shard(_ shard: String, _ result: String) {
-            let (status, output) = simrun([
-                "fuzz", "lost-input-navigation", "--variant", "fixed", "--seeds", "60", "--shard", shard, "--jobs", "1",
-                "--no-show", "--result", result, "-q",
-            ])
-            #expect(status == 0, "\(output)")
-        }
-        shard("1/2", path("deep/a/b/c/d/e/r.json"))
-        let deep = simrun(["merge", path("deep")])
-        #expect(deep.0 == 66, "\(deep.1)")
-        #expect(deep.1.contains("levels"), "the depth is named: \(deep.1)")
-
-        shard("1/2", path("mixed/p1.json"))
-        shard("2/3", path("mixed/p2.json"))
-        let mixed = simrun(["merge", path("mixed")])
-        #expect(mixed.0 == 65, "\(mixed.1)")
-        #expect(mixed.1.contains("different shard counts"), "\(mixed.1)")
-
-        shard("1/1", path("twice/p.json"))
-        let twice = simrun(["merge", path("twice/p.json"), path("twice/./p.json")])
-        #expect(twice.0 == 0, "\(twice.1)")
-        #expect(!twice.1.contains("run by both"), "\(twice.1)")
-        #expect(twice.1.contains("60 schedules in 1 shard"), "\(twice.1)")
-        #expect(twice.1.contains("named twice"), "\(twice.1)")
     }
 
     #if os(Linux)

@@ -3,7 +3,8 @@ import SimTestSupport
 import Testing
 
 /// `merge` checks everything that makes shards one campaign and names each difference; an empty or
-/// interrupted shard is never counted as covering seeds; an unwritable `--out` never hides a FAIL.
+/// interrupted shard is never counted as covering seeds; an unwritable `--out` never hides a FAIL;
+/// what it could not use (a result too deep, shards of different counts, a file named twice) is named.
 @Suite struct MergeChecksTests {
     static func shard(
         _ shard: String, seeds: String = "100", _ extra: [String] = [], variant: String = "fixed", to result: String
@@ -81,5 +82,33 @@ import Testing
         #expect(status == 1, "a bug found wins over the write error: \(output)")
         #expect(output.contains("FAIL at seed"), "\(output)")
         #expect(output.contains("trace not copied"), "\(output)")
+    }
+
+    /// A result deeper than merge searches is named, with what to do; shards of different counts are
+    /// named as such; the same file given twice is merged once.
+    @Test func mergeSaysWhatItCouldNotUse() throws {
+        let directory = try makeTemporaryDirectory("merge-messages")
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        func shard(_ shard: String, _ result: String) {
+            let (status, output) = Self.shard(shard, seeds: "60", to: result)
+            #expect(status == 0, "\(output)")
+        }
+        shard("1/2", path("deep/a/b/c/d/e/r.json"))
+        let deep = simrun(["merge", path("deep")])
+        #expect(deep.0 == 66, "\(deep.1)")
+        #expect(deep.1.contains("levels"), "the depth is named: \(deep.1)")
+
+        shard("1/2", path("mixed/p1.json"))
+        shard("2/3", path("mixed/p2.json"))
+        let mixed = simrun(["merge", path("mixed")])
+        #expect(mixed.0 == 65, "\(mixed.1)")
+        #expect(mixed.1.contains("different shard counts"), "\(mixed.1)")
+
+        shard("1/1", path("twice/p.json"))
+        let twice = simrun(["merge", path("twice/p.json"), path("twice/./p.json")])
+        #expect(twice.0 == 0, "\(twice.1)")
+        #expect(!twice.1.contains("run by both"), "\(twice.1)")
+        #expect(twice.1.contains("60 schedules in 1 shard"), "\(twice.1)")
+        #expect(twice.1.contains("named twice"), "\(twice.1)")
     }
 }
