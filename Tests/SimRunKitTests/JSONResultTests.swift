@@ -94,6 +94,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(trace).path))
     }
 
+    /// A run that goes quiet with work still pending is a finding: exit 1, and its document's outcome
+    /// says `pending` with what was left (no built-in scenario ends that way, so one is defined here).
+    @Test func aRunEndingWithWorkPendingSaysSo() throws {
+        let unfinished = Scenario(name: "unfinished", summary: "", variants: [.init("v", "")]) { simulation, _ in
+            simulation.post(on: "main", "start") {}
+            simulation.pendingWork("effects") { "1 effect still running: fetch" }
+        }
+        let directory = try makeTemporaryDirectory("pending-json")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("t.simtrace").path
+        let (status, output) = simrun(["run", "unfinished", "--out", out, "--json"], scenarios: [unfinished])
+        let lines = stdoutLines(output)
+        #expect(status == 1 && lines.count == 1, "\(output)")
+        let document = try JSONValue(parsing: lines.first ?? "")
+        #expect(document["exitCode"]?.intValue == 1, "\(output)")
+        #expect(document["outcome"]?["verdict"]?.stringValue == "pending", "\(output)")
+        #expect(
+            document["outcome"]?["message"]?.stringValue
+                == "work still pending at the end: effects: 1 effect still running: fetch", "\(output)")
+    }
+
     @Test func aFailureWithJSONIsStillOneDocumentWithTheCode() throws {
         let (status, document) = try Self.document(["replay", "/nonexistent/x.simtrace"], command: "replay")
         #expect(status == 66)
