@@ -15,33 +15,12 @@ import Testing
         let out: Pipe
         let err: Pipe
 
-        /// Sends `signal`, then collects everything (a watchdog kills a process that ignores it).
+        /// Sends `signal`, then collects everything (a process that ignores it is killed).
         func stop(with signal: Int32) -> (status: Int32, stdout: String, stderr: String) {
             kill(process.processIdentifier, signal)
-            let watchdog = DispatchWorkItem { [process] in
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-            let errors = LockedText()
-            let reader = DispatchGroup()
-            reader.enter()
-            DispatchQueue.global().async {
-                errors.set(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-                reader.leave()
-            }
-            let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            reader.wait()
-            watchdog.cancel()
-            return (process.terminationStatus, output, errors.get())
+            let output = SimrunProcess.collect(process, stdout: out, stderr: err, killingAfter: 120)
+            return (output.status, output.stdout, output.stderr)
         }
-    }
-
-    final class LockedText: @unchecked Sendable {
-        private let lock = NSLock()
-        private var text = ""
-        func set(_ value: String) { lock.withLock { text = value } }
-        func get() -> String { lock.withLock { text } }
     }
 
     /// Starts `executable arguments` in `directory` with `TMPDIR` there, and returns once the process

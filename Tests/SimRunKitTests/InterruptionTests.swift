@@ -30,12 +30,7 @@ import Testing
             ["fuzz", "lost-input-navigation", "--variant", "fixed", "--time", "86400"], in: directory, stderr: err)
         try waitForHandlers(of: process, stderr: err)
         kill(process.processIdentifier, signal)
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        watchdog.cancel()
-        let text = String(decoding: output, as: UTF8.self)
+        let text = SimrunProcess.collect(process, stdout: out, stderr: err, killingAfter: 300).stdout
         #expect(process.terminationReason == .exit && process.terminationStatus == 130)
         #expect(text.contains("summary: ") && text.contains("interrupted"), "\(text)")
     }
@@ -67,12 +62,7 @@ import Testing
             Thread.sleep(forTimeInterval: 0.3)  // well into the work
             let sent = ContinuousClock.now
             kill(process.processIdentifier, signal)
-            let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-            _ = out.fileHandleForReading.readDataToEndOfFile()
-            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            watchdog.cancel()
+            let errors = SimrunProcess.collect(process, stdout: out, stderr: err, killingAfter: 60).stderr
             #expect(ContinuousClock.now - sent < .seconds(5), "\(arguments): stopped promptly")
             #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(arguments): \(errors)")
             #expect(errors.contains("simrun: interrupted"), "\(arguments): \(errors)")

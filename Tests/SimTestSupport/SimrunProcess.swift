@@ -117,6 +117,31 @@ public struct SimrunProcess {
         return ended
     }
 
+    /// Reads a started process's stdout and stderr pipes to their end and waits for it, killing it
+    /// after `seconds` so that a process that ignores a signal fails the test instead of hanging it.
+    public static func collect(_ process: Process, stdout: Pipe, stderr: Pipe, killingAfter seconds: TimeInterval)
+        -> Output
+    {
+        let watchdog = DispatchWorkItem { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        let errors = LockedData()
+        let reader = DispatchGroup()
+        reader.enter()
+        DispatchQueue.global().async {
+            errors.set(stderr.fileHandleForReading.readDataToEndOfFile())
+            reader.leave()
+        }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        reader.wait()
+        watchdog.cancel()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: errors.get(), as: UTF8.self))
+    }
+
     public struct TimedOut: Error, CustomStringConvertible {
         public var arguments: [String]
         public var description: String { "simrun \(arguments.joined(separator: " ")) did not finish in time" }
