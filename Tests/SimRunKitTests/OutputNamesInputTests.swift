@@ -51,39 +51,22 @@ import Testing
             sourceLocation: sourceLocation)
     }
 
-    @Test func exportRefusesToWriteOverItsTrace() throws {
+    @Test func exportShrinkAndFuzzRefuseToWriteOverTheirTrace() throws {
         let fixture = try Fixture()
         for out in fixture.spellings {
-            for format in ["jsonl", "perfetto"] {
-                let arguments = ["export", fixture.trace, "--format", format, "--out", out]
+            for arguments in [
+                ["export", fixture.trace, "--format", "jsonl", "--out", out],
+                ["export", fixture.trace, "--format", "perfetto", "--out", out], ["shrink", fixture.trace, "-o", out],
+                ["fuzz", "--from", fixture.trace, "--seeds", "5", "--result", out, "--out", fixture.directory.path],
+            ] {
                 let (status, output) = simrun(arguments)
                 Self.expectRefused(status, output, arguments)
-                fixture.expectIntact("export --out \(out)")
+                fixture.expectIntact(arguments.joined(separator: " "))
             }
         }
         // Another name is written as before.
         let other = fixture.directory.appendingPathComponent("t.jsonl").path
         #expect(simrun(["export", fixture.trace, "--format", "jsonl", "--out", other]).0 == 0)
-    }
-
-    @Test func shrinkRefusesToWriteOverItsTrace() throws {
-        let fixture = try Fixture()
-        for out in fixture.spellings {
-            let arguments = ["shrink", fixture.trace, "-o", out]
-            let (status, output) = simrun(arguments)
-            Self.expectRefused(status, output, arguments)
-            fixture.expectIntact("shrink -o \(out)")
-        }
-    }
-
-    @Test func fuzzRefusesAResultFileThatIsItsFromTrace() throws {
-        let fixture = try Fixture()
-        for out in fixture.spellings {
-            let arguments = ["fuzz", "--from", fixture.trace, "--seeds", "5", "--result", out, "--out", fixture.directory.path]
-            let (status, output) = simrun(arguments)
-            Self.expectRefused(status, output, arguments)
-            fixture.expectIntact("fuzz --from … --result \(out)")
-        }
     }
 
     /// `fuzz --from T --out DIR` where T sits in DIR under the very name a finding of the same run
