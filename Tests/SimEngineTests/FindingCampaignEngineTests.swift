@@ -21,16 +21,21 @@ private let eitherFirst = Scenario(
 /// `FindingCampaign` driven directly: every distinct failure saved under its own name, each
 /// re-checked, none shrunk when shrinking is off.
 @Suite struct FindingCampaignEngineTests {
-    @Test func distinctFailuresOfOneOracleAreSavedApartAndRechecked() throws {
-        let directory = try makeTemporaryDirectory("finding-campaign-engine")
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// A random campaign of `either-first` over seeds 0..<40 that keeps going, saving into `directory`.
+    static func campaign(shrink: Bool, into directory: URL) throws -> FindingCampaign.Result {
         let plan = RunPlan.probed(scenario: eitherFirst, variant: "v", strategy: StrategySpec(kind: .random))
         var configuration = Fuzzer.Configuration(seeds: 0..<40, jobs: 1)
         configuration.keepGoing = true
-        let result = try FindingCampaign(
+        return try FindingCampaign(
             plan: plan, configuration: configuration,
-            options: .init(directory: directory.path, shrink: false, isolation: .inProcess)
+            options: .init(directory: directory.path, shrink: shrink, isolation: .inProcess)
         ).run()
+    }
+
+    @Test func distinctFailuresOfOneOracleAreSavedApartAndRechecked() throws {
+        let directory = try makeTemporaryDirectory("finding-campaign-engine")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try Self.campaign(shrink: false, into: directory)
         #expect(result.report.schedules == 40)
         let messages = Set(result.findings.map(\.foundVerdict.message))
         #expect(messages == ["a ran first", "b ran first"])
@@ -46,10 +51,7 @@ private let eitherFirst = Scenario(
             #expect(input.footer?.verdict == finding.foundVerdict)
         }
         // Run again into the same directory: the same findings take their own names again.
-        let again = try FindingCampaign(
-            plan: plan, configuration: configuration,
-            options: .init(directory: directory.path, shrink: false, isolation: .inProcess)
-        ).run()
+        let again = try Self.campaign(shrink: false, into: directory)
         #expect(again.findings.map(\.path) == result.findings.map(\.path))
     }
 
@@ -59,13 +61,7 @@ private let eitherFirst = Scenario(
     @Test func distinctFailuresStayApartWhenShrunk() throws {
         let directory = try makeTemporaryDirectory("finding-campaign-shrunk")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = RunPlan.probed(scenario: eitherFirst, variant: "v", strategy: StrategySpec(kind: .random))
-        var configuration = Fuzzer.Configuration(seeds: 0..<40, jobs: 1)
-        configuration.keepGoing = true
-        let result = try FindingCampaign(
-            plan: plan, configuration: configuration,
-            options: .init(directory: directory.path, shrink: true, isolation: .inProcess)
-        ).run()
+        let result = try Self.campaign(shrink: true, into: directory)
         #expect(Set(result.findings.map(\.foundVerdict.message)) == ["a ran first", "b ran first"])
         let saved = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".simtrace") }
         #expect(saved.count == 2, "\(saved)")
