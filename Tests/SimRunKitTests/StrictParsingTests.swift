@@ -43,6 +43,18 @@ import Testing
         (["fuzz", "counter-race", "--shard", "5/4"], "1 <= K <= N (got 5/4)"),
         (["show", "x.simtrace", "--limit", "-1"], "a whole number, 0 or more"),
         (["run", "counter-race", "--variant", "nope"], "has no variant 'nope' (variants: buggy, fixed"),
+        // Numbers that overflowed a size once (#44, N6–N13): refused with their range, never a trap.
+        (["bench", "--quick", "--only", "kernel", "--scale", "99999999999999"], "--scale <scale>': expected a whole"),
+        (["bench", "--quick", "--only", "kernel", "--scale", "0"], "--scale <scale>': expected a whole number from 1 to"),
+        (["bench", "--quick", "--only", "kernel", "--scale", "-3"], "--scale <scale>': expected a whole number from 1"),
+        (["replay", "t.simtrace", "--noise", "-1"], "--noise <noise>': expected a whole number from 0 to 64"),
+        (["replay", "t.simtrace", "--noise", "1000000"], "--noise <noise>': expected a whole number from 0 to 64"),
+        (["fuzz", "counter-race", "--noise", "99999999999999999999"], "--noise <noise>': expected a whole number from 0"),
+        (["fuzz", "counter-race", "--check-determinism=0"], "expected a whole number, 1 or more"),
+        (["fuzz", "counter-race", "--check-determinism=99999999999999999999"], "expected a whole number, 1 or more"),
+        // An empty selection.
+        (["bench", "--quick", "--only", ""], "--only"), (["bench", "--quick", "--only", ","], "--only"),
+        (["bench", "--quick", "--only", " "], "--only"), (["bench", "--quick", "--only", ",,"], "--only"),
     ])
     func badValuesAreUsageErrorsNamingTheFlag(arguments: [String], message: String) throws {
         let run = try SimrunProcess.run(arguments)
