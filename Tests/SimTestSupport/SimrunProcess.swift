@@ -6,6 +6,8 @@ public struct SimrunProcess {
         public var status: Int32
         public var stdout: String
         public var stderr: String
+        /// The process did not end within its bound and was killed.
+        public var wasKilled = false
     }
 
     /// The `simrun` binary next to the test bundle in the build directory.
@@ -33,47 +35,23 @@ public struct SimrunProcess {
         try run(executable: executable, arguments, in: directory, timeout: timeout, environment: environment)
     }
 
+    /// `run` of another executable of the package (a user's own, a build fixture) or any program.
     public static func run(
         executable: URL, _ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 120,
         environment: [String: String]? = nil
     )
         throws -> Output
     {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = adding(environment) }
         let scratch = directory == nil ? try makeTemporaryDirectory("simrun-cwd") : nil
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-        process.currentDirectoryURL = directory ?? scratch
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let outData = LockedData()
-        let errData = LockedData()
-        let group = DispatchGroup()
-        for (pipe, sink) in [(outPipe, outData), (errPipe, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw TimedOut(arguments: arguments)
-        }
-        process.waitUntilExit()
-        group.wait()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData.get(), as: UTF8.self),
-            stderr: String(decoding: errData.get(), as: UTF8.self))
+        let out = Pipe()
+        let err = Pipe()
+        let process = try start(
+            arguments, executable: executable, in: directory ?? scratch!, environment: environment, stdout: out,
+            stderr: err)
+        let output = collect(process, stdout: out, stderr: err, killingAfter: timeout)
+        if output.wasKilled { throw TimedOut(arguments: arguments) }
+        return output
     }
 
     /// This process's environment with `environment` added and every batch engine's shard variable
@@ -122,24 +100,32 @@ public struct SimrunProcess {
     public static func collect(_ process: Process, stdout: Pipe, stderr: Pipe, killingAfter seconds: TimeInterval)
         -> Output
     {
+        let killed = LockedData()
         let watchdog = DispatchWorkItem { [process] in
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning {
+                killed.set(Data([1]))
+                kill(process.processIdentifier, SIGKILL)
+            }
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        let output = LockedData()
         let errors = LockedData()
-        let reader = DispatchGroup()
-        reader.enter()
-        DispatchQueue.global().async {
-            errors.set(stderr.fileHandleForReading.readDataToEndOfFile())
-            reader.leave()
+        let readers = DispatchGroup()
+        for (pipe, sink) in [(stdout, output), (stderr, errors)] {
+            readers.enter()
+            DispatchQueue.global().async {
+                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                readers.leave()
+            }
         }
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        reader.wait()
         watchdog.cancel()
+        let wasKilled = !killed.get().isEmpty
+        // A killed process's children may still hold the pipes: then its output is what was read.
+        _ = readers.wait(timeout: wasKilled ? .now() + 5 : .distantFuture)
         return Output(
-            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-            stderr: String(decoding: errors.get(), as: UTF8.self))
+            status: process.terminationStatus, stdout: String(decoding: output.get(), as: UTF8.self),
+            stderr: String(decoding: errors.get(), as: UTF8.self), wasKilled: wasKilled)
     }
 
     public struct TimedOut: Error, CustomStringConvertible {
